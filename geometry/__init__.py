@@ -1,0 +1,1 @@
+"""Geometry in table millimetres: table specs, the field model, footprints, measurements."""

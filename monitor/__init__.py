@@ -1,0 +1,1 @@
+"""Monitor: the command line, outputs and (later) the live and replay pipelines."""
