@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from geometry.pieces import Pieces, rectangle_corners
+from geometry.pieces import Pieces, convex_separation, rectangle_corners
 
 __all__ = [
     "Box",
@@ -94,28 +94,7 @@ def footprint_box_extent(pieces: Pieces, box: Box) -> FloatArray:
 
 
 def _polygon_box_separation(corners: FloatArray, box: Box) -> float:
-    """Signed separation of a convex polygon and a box: distance, or minus the SAT overlap."""
+    """Signed separation of a convex polygon and a box (see :func:`convex_separation`)."""
     xmin, ymin, xmax, ymax = box
     bc = np.array([[xmin, ymin], [xmax, ymin], [xmax, ymax], [xmin, ymax]], dtype=float)
-    pe = np.roll(corners, -1, 0) - corners
-    axes = np.concatenate([np.array([[1.0, 0.0], [0.0, 1.0]]), np.stack([-pe[:, 1], pe[:, 0]], 1)])
-    axes /= np.linalg.norm(axes, axis=1, keepdims=True)
-    pa, pb = corners @ axes.T, bc @ axes.T
-    overlap = np.minimum(pa.max(0), pb.max(0)) - np.maximum(pa.min(0), pb.min(0))
-    if (overlap < 0).any():
-        # Separated: the exact distance between a convex polygon and a box is the distance of
-        # the closest pair among polygon corners to the box and box corners to the polygon.
-        d1 = box_signed_distance(corners, box).min()
-        d2 = _point_polygon_distance(bc, corners).min()
-        return float(min(d1, d2))
-    return -float(overlap.min())
-
-
-def _point_polygon_distance(points: FloatArray, poly: FloatArray) -> FloatArray:
-    a = poly
-    b = np.roll(poly, -1, 0)
-    ab = b - a
-    ap = points[:, None, :] - a[None, :, :]
-    t = np.clip((ap * ab).sum(-1) / (ab * ab).sum(-1), 0.0, 1.0)
-    closest = a[None] + t[..., None] * ab[None]
-    return np.asarray(np.linalg.norm(points[:, None, :] - closest, axis=-1).min(axis=1))
+    return convex_separation(corners, bc)

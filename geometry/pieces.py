@@ -21,7 +21,14 @@ import numpy as np
 import shapely
 from numpy.typing import NDArray
 
-__all__ = ["KINDS", "Pieces", "footprints", "pairwise_gaps", "rectangle_corners"]
+__all__ = [
+    "KINDS",
+    "Pieces",
+    "convex_separation",
+    "footprints",
+    "pairwise_gaps",
+    "rectangle_corners",
+]
 
 KINDS = ("button", "goalkeeper", "ball")
 
@@ -97,15 +104,11 @@ class Pieces:
         return int(hits[0])
 
     def select(self, mask: NDArray[np.bool_] | NDArray[np.intp]) -> Pieces:
-        return Pieces(
-            ids=self.ids[mask],
-            team=self.team[mask],
-            kind=self.kind[mask],
-            xy_mm=self.xy_mm[mask],
-            size_mm=self.size_mm[mask],
-            angle_rad=self.angle_rad[mask],
-            height_mm=self.height_mm[mask],
-        )
+        """The pieces at ``mask`` (a part of a valid record needs no validation again)."""
+        out = object.__new__(Pieces)
+        for name in ("ids", "team", "kind", "xy_mm", "size_mm", "angle_rad", "height_mm"):
+            object.__setattr__(out, name, getattr(self, name)[mask])
+        return out
 
     def transformed(self, matrix: FloatArray, offset: FloatArray | None = None) -> Pieces:
         """Apply ``xy -> matrix @ xy + offset`` (a rigid motion or a mirror) to every piece."""
@@ -149,36 +152,77 @@ def footprints(pieces: Pieces, quad_segs: int = 32) -> NDArray[np.object_]:
 def pairwise_gaps(a: Pieces, b: Pieces | None = None) -> FloatArray:
     """Edge-to-edge distances (len(a), len(b)); negative where footprints overlap.
 
-    Disc-disc pairs are exact (centre distance minus radii, negative = overlap depth).
-    Pairs with a goalkeeper use shapely's exact polygon distance, and for overlaps the minimum
-    translation distance along the separating axes (SAT), with discs as their polygons.
+    Exact and analytic for every pair: disc-disc by the centre distance; disc-rectangle by the
+    disc centre's signed distance to the rectangle in its own frame, minus the radius (negative:
+    the shortest push that separates them); rectangle-rectangle by the separating axis theorem
+    (distance between the polygons when apart, minus the minimum translation when overlapping).
+    With ``b`` omitted the diagonal is ``inf``.
     """
+    same = b is None
     b = a if b is None else b
     diff = a.xy_mm[:, None, :] - b.xy_mm[None, :, :]
-    centre = np.hypot(diff[..., 0], diff[..., 1])
-    gaps = centre - a.size_mm[:, None, 0] / 2.0 - b.size_mm[None, :, 0] / 2.0
-    poly_pairs = ~(a.is_disc[:, None] & b.is_disc[None, :])
-    if poly_pairs.any():
-        fa, fb = footprints(a, quad_segs=64), footprints(b, quad_segs=64)
-        ii, jj = np.nonzero(poly_pairs)
-        dist = shapely.distance(fa[ii], fb[jj])
-        gaps[ii, jj] = dist
-        for k in np.flatnonzero(dist <= 0):
-            gaps[ii[k], jj[k]] = -_penetration(fa[ii[k]], fb[jj[k]])
-    if b is a:
+    gaps = np.hypot(diff[..., 0], diff[..., 1]) - a.size_mm[:, None, 0] / 2.0
+    gaps -= b.size_mm[None, :, 0] / 2.0
+    ra, rb = ~a.is_disc, ~b.is_disc
+    if ra.any() or rb.any():
+        # disc (row) vs rectangle (column), and rectangle (row) vs disc (column)
+        for rect_side, disc_side, transpose in ((b, a, False), (a, b, True)):
+            rect_idx = np.flatnonzero(~rect_side.is_disc)
+            disc_idx = np.flatnonzero(disc_side.is_disc)
+            if len(rect_idx) == 0 or len(disc_idx) == 0:
+                continue
+            d = _disc_rect_gaps(disc_side, disc_idx, rect_side, rect_idx)  # (discs, rects)
+            if transpose:
+                gaps[np.ix_(rect_idx, disc_idx)] = d.T
+            else:
+                gaps[np.ix_(disc_idx, rect_idx)] = d
+        ia, ib = np.flatnonzero(ra), np.flatnonzero(rb)
+        if len(ia) and len(ib):
+            ca = rectangle_corners(a.xy_mm[ia], a.size_mm[ia], a.angle_rad[ia])
+            cb = rectangle_corners(b.xy_mm[ib], b.size_mm[ib], b.angle_rad[ib])
+            for k, i in enumerate(ia):
+                for m, j in enumerate(ib):
+                    gaps[i, j] = convex_separation(ca[k], cb[m])
+    if same:
         np.fill_diagonal(gaps, np.inf)
     return gaps
 
 
-def _penetration(pa: shapely.Geometry, pb: shapely.Geometry) -> float:
-    """Minimum translation distance separating two overlapping convex polygons (SAT)."""
-    ca = np.asarray(pa.exterior.coords)[:-1]
-    cb = np.asarray(pb.exterior.coords)[:-1]
-    edges = np.concatenate([np.roll(ca, -1, 0) - ca, np.roll(cb, -1, 0) - cb])
+def _disc_rect_gaps(
+    discs: Pieces, disc_idx: NDArray[np.intp], rects: Pieces, rect_idx: NDArray[np.intp]
+) -> FloatArray:
+    """Signed gaps (len(disc_idx), len(rect_idx)) between discs and rotated rectangles."""
+    centre = discs.xy_mm[disc_idx][:, None, :] - rects.xy_mm[rect_idx][None, :, :]
+    ang = rects.angle_rad[rect_idx]
+    c, s = np.cos(ang)[None, :], np.sin(ang)[None, :]
+    u = np.abs(centre[..., 0] * c + centre[..., 1] * s) - rects.size_mm[rect_idx, 0][None] / 2.0
+    v = np.abs(-centre[..., 0] * s + centre[..., 1] * c) - rects.size_mm[rect_idx, 1][None] / 2.0
+    outside = np.hypot(np.maximum(u, 0.0), np.maximum(v, 0.0))
+    sd = outside + np.minimum(np.maximum(u, v), 0.0)
+    return np.asarray(sd - discs.size_mm[disc_idx, 0][:, None] / 2.0, dtype=float)
+
+
+def convex_separation(pa: FloatArray, pb: FloatArray) -> float:
+    """Signed separation of two convex polygons given as (n, 2) corner arrays.
+
+    Positive: their distance. Negative: minus the minimum translation that separates them
+    (separating axis theorem over both polygons' edge normals).
+    """
+    edges = np.concatenate([np.roll(pa, -1, 0) - pa, np.roll(pb, -1, 0) - pb])
     normals = np.stack([-edges[:, 1], edges[:, 0]], axis=1)
     normals /= np.linalg.norm(normals, axis=1, keepdims=True)
-    pa_proj, pb_proj = ca @ normals.T, cb @ normals.T
-    overlap = np.minimum(pa_proj.max(0), pb_proj.max(0)) - np.maximum(
-        pa_proj.min(0), pb_proj.min(0)
-    )
-    return float(max(overlap.min(), 0.0))
+    a_proj, b_proj = pa @ normals.T, pb @ normals.T
+    overlap = np.minimum(a_proj.max(0), b_proj.max(0)) - np.maximum(a_proj.min(0), b_proj.min(0))
+    if (overlap >= 0).all():
+        return -float(overlap.min())
+    # Apart: the closest pair is a corner of one against an edge of the other.
+    return float(min(_corner_edge_distance(pa, pb).min(), _corner_edge_distance(pb, pa).min()))
+
+
+def _corner_edge_distance(points: FloatArray, poly: FloatArray) -> FloatArray:
+    a = poly
+    ab = np.roll(poly, -1, 0) - a
+    ap = points[:, None, :] - a[None, :, :]
+    t = np.clip((ap * ab).sum(-1) / (ab * ab).sum(-1), 0.0, 1.0)
+    closest = a[None] + t[..., None] * ab[None]
+    return np.asarray(np.linalg.norm(points[:, None, :] - closest, axis=-1).min(axis=1))

@@ -11,7 +11,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from monitor import cmd_check, cmd_tables
+from monitor import cmd_check, cmd_simulate, cmd_tables
 from monitor.errors import BAD_INPUT
 
 __all__ = ["build_parser", "main"]
@@ -25,6 +25,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     cmd_tables.add_parser(sub)
     cmd_check.add_parser(sub)
+    cmd_simulate.add_parsers(sub)
     return parser
 
 
@@ -40,6 +41,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BAD_INPUT as exc:
         print(f"botao: error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # the reader (e.g. `head`) went away: nothing more to say
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except KeyboardInterrupt:
         print("botao: interrupted", file=sys.stderr)
         return 130

@@ -154,19 +154,27 @@ class _Setup:
     def side(self, team: str) -> str:
         return self.scene.teams[team]
 
-    def measure(
-        self, rule: _Rule, idx: IntArray, dist: FloatArray, other: list[str] | str
-    ) -> list[_Pair]:
-        """Candidates for pieces ``idx`` at distances ``dist`` from ``other``."""
+    def measure(self, rule: _Rule, idx: IntArray, dist: FloatArray, other: Any) -> list[_Pair]:
+        """Candidates for pieces ``idx`` at distances ``dist`` from ``other`` (one name, or
+        one per piece)."""
         others = [other] * len(idx) if isinstance(other, str) else other
+        dist = np.asarray(dist, dtype=float)
+        holds_all = dist > rule.limit_mm if rule.strict else dist >= rule.limit_mm
+        # Only the candidates _select can keep become objects: violating, near, "always", and
+        # this call's closest (the group's closest is the smallest of its calls' closest).
+        margins = np.round(dist - rule.limit_mm, 6)
+        closest = margins == margins.min() if len(margins) else margins.astype(bool)
+        keep = ~holds_all | (dist < 2.0 * rule.limit_mm) | closest | rule.always
         out = []
         for k, i in enumerate(idx):
+            if not keep[k]:
+                continue
             d, pid = float(dist[k]), str(self.p.ids[i])
             holds = d > rule.limit_mm if rule.strict else d >= rule.limit_mm
             state = (rule.ok if holds else rule.fail).format(limit=rule.limit_mm)
-            detail = f"{pid} {d:.1f} mm from {others[k]}: {state} ({rule.name})"
+            detail = f"{pid} {d:.1f} mm from {others[k]!s}: {state} ({rule.name})"
             team = str(self.p.team[i]) or None
-            out.append(_Pair(rule, pid, team, others[k], d, d - rule.limit_mm, holds, detail))
+            out.append(_Pair(rule, pid, team, str(others[k]), d, d - rule.limit_mm, holds, detail))
         return out
 
     def to_ball(self, rule: _Rule, mask: BoolArray) -> list[_Pair]:
@@ -180,7 +188,7 @@ class _Setup:
         ia, ib = np.flatnonzero(a), np.flatnonzero(b)
         gaps = pairwise_gaps(self.p.select(ia), self.p.select(ib))
         ii, jj = np.nonzero(ia[:, None] < ib[None, :]) if a is b else np.nonzero(np.isfinite(gaps))
-        return self.measure(rule, ia[ii], gaps[ii, jj], [str(self.p.ids[ib[j]]) for j in jj])
+        return self.measure(rule, ia[ii], gaps[ii, jj], self.p.ids[ib[jj]])
 
     def out_of_area(
         self, rule: _Rule, mask: BoolArray, sides: tuple[str, ...], area: str

@@ -62,3 +62,65 @@ def test_every_preset_builds_a_valid_field(name: str) -> None:
     fm = FieldModel(load_table(name))
     assert all(g.is_valid and not g.is_empty for g in fm.markings.values())
     assert fm.painted.within(fm.regions["field"].buffer(1e-6))
+
+
+# ---------------------------------------------------------------- exact gaps between footprints
+def _pieces(rows):
+    from geometry.pieces import Pieces
+
+    kinds = [r[0] for r in rows]
+    return Pieces(
+        ids=np.array([f"p{k}" for k in range(len(rows))]),
+        team=np.array(["A"] * len(rows)),
+        kind=np.array(kinds),
+        xy_mm=np.array([r[1] for r in rows], float),
+        size_mm=np.array([r[2] for r in rows], float),
+        angle_rad=np.array([np.radians(r[3]) if len(r) > 3 else 0.0 for r in rows]),
+    )
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_pairwise_gaps_agree_with_shapely(seed: int) -> None:
+    from geometry.pieces import footprints, pairwise_gaps
+
+    rng = np.random.default_rng(seed)
+    rows = []
+    for _ in range(12):
+        if rng.random() < 0.3:
+            rows.append(
+                ("goalkeeper", rng.uniform(-150, 150, 2), (70.0, 15.0), rng.uniform(0, 180))
+            )
+        else:
+            d = rng.uniform(10, 60)
+            rows.append(("button", rng.uniform(-150, 150, 2), (d, d)))
+    p = _pieces(rows)
+    gaps = pairwise_gaps(p)
+    polys = footprints(p, quad_segs=256)
+    for i in range(len(p)):
+        for j in range(len(p)):
+            if i == j:
+                continue
+            d = shapely.distance(polys[i], polys[j])
+            if d > 0:  # apart: the exact distance (polygonised discs are inscribed: +0.001)
+                assert gaps[i, j] == pytest.approx(d, abs=2e-3)
+            else:  # overlapping: minus the push that separates them, never more than the overlap
+                assert gaps[i, j] <= 1e-9
+
+
+def test_gaps_of_overlapping_footprints_are_the_separating_push() -> None:
+    from geometry.pieces import pairwise_gaps
+
+    # a 60 mm button centred at y = 17.5 reaches down to y = -12.5, 20 mm past the goalkeeper's
+    # face at y = 7.5: the shortest push that separates them is 20 mm
+    p = _pieces(
+        [("goalkeeper", (0.0, 0.0), (70.0, 15.0), 0.0), ("button", (0.0, 37.5 - 20), (60.0, 60.0))]
+    )
+    g = pairwise_gaps(p)
+    assert g[0, 1] == pytest.approx(-20.0) and g[1, 0] == pytest.approx(-20.0)
+    q = _pieces(
+        [
+            ("goalkeeper", (0.0, 0.0), (70.0, 15.0), 0.0),
+            ("goalkeeper", (0.0, 14.0), (70.0, 15.0), 0.0),
+        ]
+    )
+    assert pairwise_gaps(q)[0, 1] == pytest.approx(-1.0)

@@ -51,7 +51,12 @@ def test_goalkeeper_rotated_uses_its_worst_corner() -> None:
     [
         (0.0, 700 + 30 + 0.1, True, 0.1),  # a 60 mm button wholly past the far touchline
         (0.0, 700 + 30 - 0.1, False, -0.1),  # still touching the line
-        (1000 + 30 + 0.1, 0.0, True, 0.1),  # past the goal line (000 Art. 9: "inclusive a linha de gol")
+        (
+            1000 + 30 + 0.1,
+            0.0,
+            True,
+            0.1,
+        ),  # past the goal line (000 Art. 9: "inclusive a linha de gol")
         (0.0, 0.0, False, -730.0),
     ],
 )
