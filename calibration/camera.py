@@ -27,10 +27,14 @@ import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
+
+if TYPE_CHECKING:
+    from calibration.estimate import CalibrationResult
+    from geometry.tablespec import TableSpec
 
 __all__ = [
     "CAMERA_PRESETS",
@@ -286,6 +290,43 @@ class Camera:
         d = np.zeros(5) if dist is None else np.asarray(dist, dtype=np.float64)
         side = "right" if right[0] >= 0 else "left"
         return cls((w, h), k, d, _rotation_to_rvec(rot), -rot @ pos, right_goal_image_side=side)
+
+    @classmethod
+    def from_points(
+        cls,
+        xyz_mm: ArrayLike,
+        uv_px: ArrayLike,
+        image_size: tuple[int, int],
+        *,
+        intrinsics: Camera | None = None,
+    ) -> CalibrationResult:
+        """Estimate a camera from table points (N, 2 or 3) and their pixels (N, 2).
+
+        The failure is a value: ``result.ok`` is False and ``result.reason`` says why (too
+        few points, all on a line, ...). See :func:`calibration.estimate.from_points`.
+        """
+        from calibration.estimate import from_points
+
+        return from_points(xyz_mm, uv_px, image_size, intrinsics=intrinsics)
+
+    @classmethod
+    def from_image(
+        cls,
+        image_bgr: ArrayLike,
+        table: TableSpec,
+        *,
+        intrinsics: Camera | None = None,
+        right_goal: str | None = None,
+    ) -> CalibrationResult:
+        """Estimate a camera from the field markings in a picture of ``table``.
+
+        The failure is a value with a reason; see :func:`calibration.auto.calibrate_image`.
+        """
+        from calibration.auto import calibrate_image
+
+        return calibrate_image(
+            np.asarray(image_bgr), table, intrinsics=intrinsics, right_goal=right_goal
+        )
 
     def with_focal(self, f_px: float) -> Camera:
         """The same camera with square focal length ``f_px`` (principal point unchanged)."""

@@ -182,7 +182,11 @@ def pairwise_gaps(a: Pieces, b: Pieces | None = None) -> FloatArray:
             cb = rectangle_corners(b.xy_mm[ib], b.size_mm[ib], b.angle_rad[ib])
             for k, i in enumerate(ia):
                 for m, j in enumerate(ib):
+                    if same and j <= i:
+                        continue  # symmetric: computed once, mirrored below
                     gaps[i, j] = convex_separation(ca[k], cb[m])
+                    if same:
+                        gaps[j, i] = gaps[i, j]
     if same:
         np.fill_diagonal(gaps, np.inf)
     return gaps
@@ -208,20 +212,28 @@ def convex_separation(pa: FloatArray, pb: FloatArray) -> float:
     Positive: their distance. Negative: minus the minimum translation that separates them
     (separating axis theorem over both polygons' edge normals).
     """
-    edges = np.concatenate([np.roll(pa, -1, 0) - pa, np.roll(pb, -1, 0) - pb])
-    normals = np.stack([-edges[:, 1], edges[:, 0]], axis=1)
-    normals /= np.linalg.norm(normals, axis=1, keepdims=True)
-    a_proj, b_proj = pa @ normals.T, pb @ normals.T
-    overlap = np.minimum(a_proj.max(0), b_proj.max(0)) - np.maximum(a_proj.min(0), b_proj.min(0))
-    if (overlap >= 0).all():
-        return -float(overlap.min())
+    ca, cb = pa.mean(axis=0), pb.mean(axis=0)
+    ra = np.sqrt(((pa - ca) ** 2).sum(axis=1).max())
+    rb = np.sqrt(((pb - cb) ** 2).sum(axis=1).max())
+    if np.hypot(*(ca - cb)) <= ra + rb:  # the circumcircles meet: the polygons may overlap
+        edges = np.concatenate(
+            [pa[1:] - pa[:-1], pa[:1] - pa[-1:], pb[1:] - pb[:-1], pb[:1] - pb[-1:]]
+        )
+        normals = edges[:, ::-1] * np.array([-1.0, 1.0])
+        normals /= np.sqrt((normals**2).sum(axis=1))[:, None]
+        a_proj, b_proj = pa @ normals.T, pb @ normals.T
+        overlap = np.minimum(a_proj.max(0), b_proj.max(0)) - np.maximum(
+            a_proj.min(0), b_proj.min(0)
+        )
+        if (overlap >= 0).all():
+            return -float(overlap.min())
     # Apart: the closest pair is a corner of one against an edge of the other.
     return float(min(_corner_edge_distance(pa, pb).min(), _corner_edge_distance(pb, pa).min()))
 
 
 def _corner_edge_distance(points: FloatArray, poly: FloatArray) -> FloatArray:
     a = poly
-    ab = np.roll(poly, -1, 0) - a
+    ab = np.concatenate([poly[1:], poly[:1]]) - a
     ap = points[:, None, :] - a[None, :, :]
     t = np.clip((ap * ab).sum(-1) / (ab * ab).sum(-1), 0.0, 1.0)
     closest = a[None] + t[..., None] * ab[None]

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -177,6 +178,11 @@ class _Setup:
             out.append(_Pair(rule, pid, team, str(others[k]), d, d - rule.limit_mm, holds, detail))
         return out
 
+    @cached_property
+    def gaps(self) -> FloatArray:
+        """Edge-to-edge gaps between every pair of pieces, measured once per scene."""
+        return pairwise_gaps(self.p)
+
     def to_ball(self, rule: _Rule, mask: BoolArray) -> list[_Pair]:
         assert self.ball is not None
         idx = np.flatnonzero(mask)
@@ -186,7 +192,7 @@ class _Setup:
     def pairs(self, rule: _Rule, a: BoolArray, b: BoolArray) -> list[_Pair]:
         """Every pair (i in ``a``, j in ``b``), each unordered pair once."""
         ia, ib = np.flatnonzero(a), np.flatnonzero(b)
-        gaps = pairwise_gaps(self.p.select(ia), self.p.select(ib))
+        gaps = self.gaps[np.ix_(ia, ib)]
         ii, jj = np.nonzero(ia[:, None] < ib[None, :]) if a is b else np.nonzero(np.isfinite(gaps))
         return self.measure(rule, ia[ii], gaps[ii, jj], self.p.ids[ib[jj]])
 

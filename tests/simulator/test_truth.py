@@ -1,0 +1,191 @@
+"""The perfect referee and the scenario files: every scenario's headline event happens."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from geometry.pieces import Pieces
+from geometry.tablespec import load_table
+from simulator.scenario import ScenarioError, load_scenario, run_scenario, scenario_runner
+from simulator.state import Contact, FrameTruth
+from simulator.truth import Referee, TruthWriter, ball_blocked_by
+
+SCENARIOS = sorted((Path(__file__).parents[2] / "samples" / "scenarios").glob("*.json"))
+TABLE = load_table("brasileira")
+
+
+def test_every_required_scenario_exists() -> None:
+    names = {p.stem for p in SCENARIOS}
+    assert {
+        "kick_off",
+        "goal",
+        "near_miss",
+        "ball_out_touchline",
+        "corner",
+        "foul",
+        "blocked",
+        "offside",
+        "hand_rest",
+    } <= names
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
+def test_scenario_headline_event(path: Path) -> None:
+    sc = load_scenario(path)
+    runner, frames = scenario_runner(sc, fps=30.0)
+    n_hands = sum(bool(ft.hands) for ft in frames)
+    types = [e["type"] for e in runner.events]
+    for t in sc.expect.get("events", []):
+        assert t in types, f"{sc.name}: expected a {t} event, got {types}"
+    for t in sc.expect.get("absent", []):
+        assert t not in types, f"{sc.name}: unexpected {t} event"
+    if "restart" in sc.expect:
+        out = next(e for e in runner.events if e["type"] == "ball_out")
+        assert out["evidence"]["restart"] == sc.expect["restart"]
+    if sc.expect.get("hands"):
+        assert n_hands >= 30 * 2  # two seconds of a resting hand at 30 fps
+    if sc.expect.get("stops_on_goal_line"):
+        stop = [e for e in runner.events if e["type"] == "ball_stopped"][-1]
+        assert -10.0 < stop["margin_mm"] < 0.0  # on the line, not wholly past it (REGRA 10)
+    for e in runner.events:
+        assert e["format"] == "event/1" and set(e) >= {
+            "t",
+            "frame",
+            "type",
+            "team",
+            "piece",
+            "holds",
+            "margin_mm",
+            "article",
+            "evidence",
+        }
+
+
+def test_goal_event_fields() -> None:
+    runner, frames = scenario_runner(
+        load_scenario(SCENARIOS[[p.stem for p in SCENARIOS].index("goal")])
+    )
+    list(frames)
+    goal = next(e for e in runner.events if e["type"] == "goal")
+    assert goal["team"] == "A" and goal["piece"] == "A9"
+    assert goal["article"] == "000 REGRA 10"
+    assert goal["margin_mm"] > 0
+
+
+def test_run_scenario_yields_frames_at_fps() -> None:
+    frames = list(run_scenario(SCENARIOS[0], fps=25.0))
+    assert [f.frame for f in frames[:3]] == [0, 1, 2]
+    assert frames[1].t == pytest.approx(0.04)
+    assert frames[-1].t == pytest.approx(load_scenario(SCENARIOS[0]).duration_s)
+
+
+@pytest.mark.parametrize(
+    ("patch", "message"),
+    [
+        ({"format": "scene/1"}, "format"),
+        ({"actions": [{"t": 1, "type": "jump"}]}, "type"),
+        ({"actions": [{"t": 1, "type": "flick", "piece": "Z9"}]}, "piece"),
+    ],
+)
+def test_bad_scenarios_name_the_field(tmp_path: Path, patch: dict, message: str) -> None:
+    data = json.loads(SCENARIOS[0].read_text())
+    data.update(patch)
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data))
+    with pytest.raises(ScenarioError, match=message):
+        load_scenario(bad)
+
+
+def _frame(
+    xy: list[tuple[float, float]], contacts: tuple[Contact, ...] = (), flicked: tuple[str, ...] = ()
+) -> FrameTruth:
+    p = Pieces(
+        np.array(["A7", "B7", "ball"]),
+        np.array(["A", "B", ""]),
+        np.array(["button", "button", "ball"]),
+        np.array(xy),
+        np.array([[60.0, 60.0], [60.0, 60.0], [10.0, 10.0]]),
+    )
+    return FrameTruth(
+        0, 0.0, p, np.zeros((3, 2)), np.zeros(3, bool), contacts=contacts, flicked=flicked
+    )
+
+
+@pytest.mark.parametrize(
+    ("ball_xy", "last", "kind", "restart", "team"),
+    [
+        ((0.0, 706.0), "A7", "ball_out", "throw_in", "B"),
+        ((0.0, 704.0), "A7", None, None, None),  # still touching the line: in play
+        ((1006.0, 0.0), "A7", "goal", None, "A"),
+        ((1004.0, 0.0), "A7", None, None, None),  # on the goal line: no goal
+        ((1006.0, 300.0), "B7", "ball_out", "corner", "A"),
+        ((1006.0, 300.0), "A7", "ball_out", "goal_kick", "B"),
+    ],
+)
+def test_referee_lines(ball_xy, last, kind, restart, team) -> None:
+    ref = Referee(TABLE)
+    ref.last_touch = last
+    ev = ref.update(_frame([(-500.0, 0.0), (500.0, 0.0), ball_xy]))
+    called = [e for e in ev if e["type"] in ("goal", "ball_out")]
+    if kind is None:
+        assert called == []
+    else:
+        assert called[0]["type"] == kind and called[0]["team"] == team
+        if restart:
+            assert called[0]["evidence"]["restart"] == restart
+
+
+def test_foul_only_before_the_ball() -> None:
+    ref = Referee(TABLE)
+    ref.update(_frame([(0.0, 0.0), (100.0, 0.0), (300.0, 0.0)], flicked=("A7",)))
+    ev = ref.update(
+        _frame(
+            [(40.0, 0.0), (100.0, 0.0), (300.0, 0.0)], (Contact(0.1, "A7", "B7", "piece-piece"),)
+        )
+    )
+    assert [e["type"] for e in ev] == ["contact", "foul"]
+    assert ev[1]["evidence"]["awarded_to"] == "B"
+    ref = Referee(TABLE)
+    ref.update(_frame([(0.0, 0.0), (100.0, 0.0), (300.0, 0.0)], flicked=("A7",)))
+    ev = ref.update(
+        _frame(
+            [(40.0, 0.0), (100.0, 0.0), (300.0, 0.0)],
+            (Contact(0.1, "A7", "ball", "piece-ball"), Contact(0.2, "A7", "B7", "piece-piece")),
+        )
+    )
+    assert "foul" not in [e["type"] for e in ev]
+
+
+def test_ball_blocked_by_pocket() -> None:
+    ids = np.array(["B5", "B6", "B7", "ball"])
+    ang = np.radians([0, 120, 240])
+    xy = np.vstack([np.stack([38 * np.cos(ang), 38 * np.sin(ang)], 1), [[0.0, 0.0]]])
+    p = Pieces(
+        ids,
+        np.array(["B", "B", "B", ""]),
+        np.array(["button"] * 3 + ["ball"]),
+        xy,
+        np.array([[60.0, 60.0]] * 3 + [[10.0, 10.0]]),
+    )
+    assert ball_blocked_by(p, "B")
+    wide = Pieces(ids, p.team, p.kind, xy * np.array([[3.0], [3.0], [3.0], [1.0]]), p.size_mm)
+    assert not ball_blocked_by(wide, "B")
+
+
+def test_truth_writer_files(tmp_path: Path) -> None:
+    sc = load_scenario(SCENARIOS[[p.stem for p in SCENARIOS].index("goal")])
+    _, frames = scenario_runner(sc)
+    with TruthWriter(tmp_path, sc.table) as w:
+        for ft in frames:
+            w.write(ft)
+    rows = (tmp_path / "truth.csv").read_text().splitlines()
+    assert rows[0] == "frame,t,id,team,kind,x,y,vx,vy,moving,contact"
+    assert len(rows) == 1 + 91 * len(sc.pieces)
+    events = [json.loads(line) for line in (tmp_path / "events.jsonl").read_text().splitlines()]
+    assert "goal" in [e["type"] for e in events]
+    contacts = [json.loads(line) for line in (tmp_path / "contacts.jsonl").read_text().splitlines()]
+    assert any(c["kind"] == "piece-ball" for c in contacts)
