@@ -12,7 +12,7 @@ import sys
 import time
 from pathlib import Path
 
-SECTIONS = ["benchmarks.bench_checks", "benchmarks.bench_gabarito"]
+SECTIONS = ["benchmarks.bench_checks", "benchmarks.bench_gabarito", "benchmarks.bench_simulator"]
 
 
 def main(argv: list[str]) -> int:
