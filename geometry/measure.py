@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from geometry.pieces import Pieces, convex_separation, rectangle_corners
+from geometry.pieces import Pieces, rect_separation
 
 __all__ = [
     "Box",
@@ -58,9 +58,10 @@ def footprint_box_signed_distance(pieces: Pieces, box: Box) -> FloatArray:
         out[disc] = box_signed_distance(xy[disc], box) - r
     if (~disc).any():
         idx = np.flatnonzero(~disc)
-        corners = rectangle_corners(xy[idx], pieces.size_mm[idx], pieces.angle_rad[idx])
-        for k, i in enumerate(idx):
-            out[i] = _polygon_box_separation(corners[k], box)
+        xmin, ymin, xmax, ymax = box
+        region = ((xmin + xmax) / 2.0, (ymin + ymax) / 2.0, xmax - xmin, ymax - ymin, 0.0)
+        rects = np.column_stack([xy[idx], pieces.size_mm[idx], pieces.angle_rad[idx]]).tolist()
+        out[idx] = [rect_separation(r, region) for r in rects]  # a goalkeeper or two
     return out
 
 
@@ -77,24 +78,11 @@ def footprint_box_extent(pieces: Pieces, box: Box) -> FloatArray:
         r = pieces.size_mm[disc, 0] / 2.0
         out[disc] = -box_signed_distance(xy[disc], box) - r
     if (~disc).any():
-        idx = np.flatnonzero(~disc)
-        corners = rectangle_corners(xy[idx], pieces.size_mm[idx], pieces.angle_rad[idx])
         xmin, ymin, xmax, ymax = box
-        clear = np.stack(
-            [
-                corners[..., 0] - xmin,
-                xmax - corners[..., 0],
-                corners[..., 1] - ymin,
-                ymax - corners[..., 1],
-            ],
-            axis=-1,
+        ext = pieces.half_extents_mm[~disc]
+        x, y = xy[~disc, 0], xy[~disc, 1]
+        out[~disc] = np.minimum(
+            np.minimum(x - ext[:, 0] - xmin, xmax - x - ext[:, 0]),
+            np.minimum(y - ext[:, 1] - ymin, ymax - y - ext[:, 1]),
         )
-        out[idx] = clear.min(axis=(1, 2))
     return out
-
-
-def _polygon_box_separation(corners: FloatArray, box: Box) -> float:
-    """Signed separation of a convex polygon and a box (see :func:`convex_separation`)."""
-    xmin, ymin, xmax, ymax = box
-    bc = np.array([[xmin, ymin], [xmax, ymin], [xmax, ymax], [xmin, ymax]], dtype=float)
-    return convex_separation(corners, bc)

@@ -114,10 +114,13 @@ def check_ball_blocked(scene: Scene, ctx: CheckContext) -> list[Verdict]:
     out = []
     # A ball the rails alone keep from the gabarito (deep in a corner) is nobody's block: the
     # text needs "jogadores de uma mesma equipe ... posicionados de tal forma".
-    nobody = _subset(scene.pieces, np.zeros(len(scene.pieces), dtype=bool))
-    alone = gabarito_reach(ball_xy, ball_r, nobody, ctx.table.rail_box, radius, radius)
+    # Without pieces the gabarito reaches the ball exactly when some centre inside the rails
+    # (the rail box shrunk by its radius, a large box) lies at radius + ball radius from it.
+    xmin, ymin, xmax, ymax = ctx.table.rail_box
+    near = np.clip(ball_xy, (xmin + radius, ymin + radius), (xmax - radius, ymax - radius))
+    rails_alone = float(np.hypot(*(near - ball_xy))) > radius + ball_r
     for team in _teams(scene):
-        if alone.blocked:
+        if rails_alone:
             detail = (
                 f"the rails alone keep a {diameter:g} mm gabarito off the ball: not a block by "
                 f"{team}"

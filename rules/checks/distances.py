@@ -24,6 +24,7 @@ Common readings, used by every rule set:
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -85,7 +86,7 @@ class _Pair:
     distance_mm: float
     margin_mm: float
     holds: bool
-    detail: str
+    detail: str | None = None  # None: the standard "<piece> <d> mm from <other>: ..." line
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -93,14 +94,20 @@ class _Pair:
         return self.distance_mm < 2.0 * self.rule.limit_mm
 
     def verdict(self) -> Verdict:
-        dist = round(self.distance_mm, 3) if np.isfinite(self.distance_mm) else None
+        dist = round(self.distance_mm, 3) if math.isfinite(self.distance_mm) else None
         extra = {"constraint": self.rule.name, "limit_mm": self.rule.limit_mm, "other": self.other}
         extra |= {"distance_mm": dist, **self.extra}
+        detail = self.detail
+        if detail is None:  # formatted here: most candidates never become verdicts
+            rule = self.rule
+            state = (rule.ok if self.holds else rule.fail).format(limit=rule.limit_mm)
+            detail = f"{self.piece} {self.distance_mm:.1f} mm from {self.other}: {state}"
+            detail += f" ({rule.name})"
         return Verdict(
             CHECK,
             self.holds,
             self.margin_mm,
-            self.detail,
+            detail,
             self.rule.article,
             team=self.team,
             piece=self.piece,
@@ -130,8 +137,14 @@ class _Setup:
         return float(self.ctx.rules.param(name))
 
     def mask(self, team: str | None = None, kind: tuple[str, ...] = _PLAYERS) -> BoolArray:
-        m = np.isin(self.p.kind, kind)
+        m = self._kind_masks[kind[0]].copy()
+        for k in kind[1:]:
+            m |= self._kind_masks[k]
         return m & (self.p.team == team) if team is not None else m
+
+    @cached_property
+    def _kind_masks(self) -> dict[str, BoolArray]:
+        return {k: self.p.kind == k for k in ("button", "goalkeeper", "ball")}
 
     def kicker(self) -> int | None:
         """Index of the kicking team's button nearest the ball (None if unknown)."""
@@ -158,7 +171,7 @@ class _Setup:
     def measure(self, rule: _Rule, idx: IntArray, dist: FloatArray, other: Any) -> list[_Pair]:
         """Candidates for pieces ``idx`` at distances ``dist`` from ``other`` (one name, or
         one per piece)."""
-        others = [other] * len(idx) if isinstance(other, str) else other
+        others = np.full(len(idx), other) if isinstance(other, str) else other
         dist = np.asarray(dist, dtype=float)
         holds_all = dist > rule.limit_mm if rule.strict else dist >= rule.limit_mm
         # Only the candidates _select can keep become objects: violating, near, "always", and
@@ -166,17 +179,20 @@ class _Setup:
         margins = np.round(dist - rule.limit_mm, 6)
         closest = margins == margins.min() if len(margins) else margins.astype(bool)
         keep = ~holds_all | (dist < 2.0 * rule.limit_mm) | closest | rule.always
-        out = []
-        for k, i in enumerate(idx):
-            if not keep[k]:
-                continue
-            d, pid = float(dist[k]), str(self.p.ids[i])
-            holds = d > rule.limit_mm if rule.strict else d >= rule.limit_mm
-            state = (rule.ok if holds else rule.fail).format(limit=rule.limit_mm)
-            detail = f"{pid} {d:.1f} mm from {others[k]!s}: {state} ({rule.name})"
-            team = str(self.p.team[i]) or None
-            out.append(_Pair(rule, pid, team, str(others[k]), d, d - rule.limit_mm, holds, detail))
-        return out
+        ids, teams = self.p.ids, self.p.team
+        return [
+            _Pair(
+                rule,
+                str(ids[i]),
+                str(teams[i]) or None,
+                str(others[k]),
+                float(dist[k]),
+                float(dist[k]) - rule.limit_mm,
+                bool(holds_all[k]),
+            )
+            for k, i in enumerate(idx)
+            if keep[k]
+        ]
 
     @cached_property
     def gaps(self) -> FloatArray:
@@ -204,7 +220,7 @@ class _Setup:
         sub = self.p.select(idx)
         boxes = [getattr(self.ctx.field, f"{area}_box")(side) for side in sides]
         dist = np.stack([footprint_box_signed_distance(sub, b) for b in boxes])
-        names = [f"{area}_{sides[k]}" for k in np.argmin(dist, axis=0)]
+        names = np.array([f"{area}_{side}" for side in sides])[np.argmin(dist, axis=0)]
         return self.measure(rule, idx, dist.min(axis=0), names)
 
 
@@ -466,12 +482,12 @@ _BUILDERS: dict[str, Callable[[_Setup], Cands]] = {
 def _select(cands: Cands) -> list[Verdict]:
     """Violating and near pairs per constraint, plus the closest when all of them hold."""
     out = [c for c in cands if isinstance(c, Verdict)]
-    pairs = [c for c in cands if isinstance(c, _Pair)]
-    for name in dict.fromkeys(c.rule.name for c in pairs):
-        group = sorted(
-            (c for c in pairs if c.rule.name == name),
-            key=lambda c: (round(c.margin_mm, 6), c.piece, c.other),
-        )
+    groups: dict[str, list[_Pair]] = {}
+    for c in cands:
+        if isinstance(c, _Pair):
+            groups.setdefault(c.rule.name, []).append(c)
+    for group in groups.values():
+        group.sort(key=lambda c: (round(c.margin_mm, 6), c.piece, c.other))
         keep = [c for c in group if c.rule.always or not c.holds or c.near]
         if all(c.holds for c in group) and group[0] not in keep:
             keep.insert(0, group[0])

@@ -34,7 +34,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from geometry.pieces import Pieces, rectangle_corners
+from geometry.pieces import Pieces
 from geometry.scene import Scene
 from rules.checks.base import CheckContext, register
 from rules.verdict import Verdict, margin_holds
@@ -51,14 +51,8 @@ def forward_extent(pieces: Pieces, sign: float) -> tuple[NDArray[np.float64], ND
     goalkeeper standing at an angle is judged by the corner nearest the goal line.
     """
     u = sign * pieces.xy_mm[:, 0]
-    half = pieces.size_mm[:, 0] / 2.0
-    lo, hi = u - half, u + half
-    gk = ~pieces.is_disc
-    if gk.any():
-        corners = rectangle_corners(pieces.xy_mm[gk], pieces.size_mm[gk], pieces.angle_rad[gk])
-        cu = sign * corners[..., 0]
-        lo[gk], hi[gk] = cu.min(axis=1), cu.max(axis=1)
-    return lo, hi
+    half = pieces.half_extents_mm[:, 0]
+    return u - half, u + half
 
 
 def _candidates(scene: Scene) -> list[str]:

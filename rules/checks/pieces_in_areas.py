@@ -21,13 +21,17 @@ def check_goalkeeper_in_goal_area(scene: Scene, ctx: CheckContext) -> list[Verdi
     article = ctx.rules.article("goalkeeper_in_goal_area")
     p = scene.pieces
     gk = np.flatnonzero(p.kind == "goalkeeper")
+    if len(gk) == 0:
+        return []
+    keepers = p.select(gk)
+    sides = [scene.teams[str(t)] for t in keepers.team]
+    extent = {
+        side: footprint_box_extent(keepers, ctx.field.goal_area_box(side)) for side in set(sides)
+    }
     out = []
-    for i in gk:
-        team = str(p.team[i])
-        side = scene.teams[team]
-        margin = float(
-            footprint_box_extent(p.select(np.array([i])), ctx.field.goal_area_box(side))[0]
-        )
+    for k, i in enumerate(gk):
+        team, side = str(p.team[i]), sides[k]
+        margin = float(extent[side][k])
         holds = margin_holds(margin, inclusive=True)
         detail = (
             f"goalkeeper wholly inside the {side} goal area"

@@ -267,3 +267,28 @@ def test_the_rails_alone_block_nobody() -> None:
     # 2 mm out of the corner (24.5 * sqrt(2) = 34.6 mm) the gabarito touches it: judged normally
     for v in run("ball_blocked", "brasileira", [button("B5", "B", 1000.0, 700.0), ball(1093, 793)]):
         assert v.holds is False and v.margin_mm is not None and "rails_alone" not in v.extra
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.floats(1060.0, 1095.0), st.floats(760.0, 795.0), st.sampled_from([1.0, -1.0]))
+def test_rails_alone_agrees_with_the_gabarito_search(x: float, y: float, sx: float) -> None:
+    # The closed-form corner test of check_ball_blocked against the general search run with no
+    # pieces at all (borderline cases within 0.01 mm of the touch excluded).
+    from geometry.gabarito import gabarito_reach
+    from geometry.pieces import Pieces
+
+    table = load_table("brasileira")
+    nobody = Pieces(
+        np.array([], dtype=str),
+        np.array([], dtype=str),
+        np.array([], dtype=str),
+        np.zeros((0, 2)),
+        np.zeros((0, 2)),
+    )
+    xy = np.array([sx * x, y])
+    in_pocket = x > 1070.0 and y > 770.0  # beyond the last gabarito centre both ways
+    if in_pocket and abs(float(np.hypot(x - 1070.0, y - 770.0)) - 35.0) < 0.01:
+        return
+    search = gabarito_reach(xy, 5.0, nobody, table.rail_box, 30.0, 30.0).blocked
+    (verdict,) = run("ball_blocked", "brasileira", [ball(float(xy[0]), y)], {"blocking_team": "A"})
+    assert bool(verdict.extra.get("rails_alone", False)) == search
