@@ -15,10 +15,11 @@ reset to the formation); throw-in on the touchline where the ball left (REGRA 15
 the quadrant (REGRA 17), goal kick from the goal area (REGRA 16) and a free kick where a foul
 happened or a penalty from the mark (REGRA 12-14). Restarts are jogadas restritas without
 shots, except direct free kicks (REGRA 13 A). For every restart a hand carries the ball to the
-spot, a striker behind it and any piece within 6 cm of it away (REGRA 4 REMOÇÃO).
+spot, any piece within 6 cm of it away (REGRA 4 REMOÇÃO), and the taker 25 mm behind the ball
+on the line of the planned restart (any button in that place is moved aside first).
 
 Hands: team A's coach stands on the near side (y < 0), team B's on the far side (y > 0). A
-hand comes in over the flicked button 0.3-0.6 s before each flick and leaves 0.3 s after; hands
+hand comes in over the flicked button 0.32-0.45 s before each flick and leaves 0.3 s after; hands
 also carry pieces at restarts and when a shot is announced.
 """
 

@@ -11,18 +11,20 @@ Errors are the coach's, where a coach controls them: the ball leaves along the i
 direction plus a Gaussian angle of ``aim_sigma_deg`` (1.5 deg), and the flick is then computed
 exactly for that direction; the speed gets a log-normal error of ``speed_sigma``. (An angular
 error of the striker itself would be magnified at the contact by ``path / (R + r)``, 3x for a
-10 cm run; that is not how a coach misses.) Both come from the match's seeded generator.
+10 cm run; that is not how a coach misses.) The physics' contact, found up to a step late,
+adds about 1 deg: shots leave within ~2 deg (std) of their aim. All seeded by the match.
 
-Shooting: :func:`shot_window` scans the goal mouth for the aim whose path keeps the widest
-angular clearance from the posts, the goalkeeper (where the defender will put it,
-:func:`keeper_spot`, 000 REGRA 4 "DISTÂNCIA DA BOLA EM ARREMESSOS A GOL") and the other pieces.
-A coach shoots when that half-window is a few aim errors wide; in the attacking third it
-otherwise brings the ball in front of the goal and passes to set up the shot (REGRA 10: a shot
-on a jogada's first lance or after a pass).
+A jogada (000 REGRA 4 A, REGRA 10): a shot when its chance (:func:`shot_window` scans the goal
+mouth for the aim keeping the widest angular clearance from the posts, the goalkeeper where
+the defender will put it, :func:`keeper_spot`, and the other pieces) is good enough for the
+lance; else a pass off a team-mate, planned with :func:`pass_rest` to leave the ball where the
+next lance can shoot; else a move (:meth:`Player.intent`): clear, advance, approach the goal,
+or, on the last lance, often kick the ball out ("safety", the opponent's restart is restricted).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 
@@ -43,13 +45,20 @@ from simulator.physics import (
     speed_for_distance,
 )
 
-__all__ = ["Flick", "Player", "formation", "hit_for", "keeper_spot", "shot_window"]
+__all__ = [
+    "Flick",
+    "Player",
+    "formation",
+    "hit_for",
+    "keeper_spot",
+    "pass_rest",
+    "shot_window",
+]
 
 FloatArray = NDArray[np.float64]
 _TRANSFER = (1.0 + PIECE_ELASTICITY**2) * BUTTON_MASS_G / (BUTTON_MASS_G + BALL_MASS_G)
 SHOT_MAX_MM = 1000.0  # no shot from further: the open part of the mouth is then < 1 deg wide
 _PAST_LINE_MM = 200.0  # a shot is hit to roll this far past the goal line (the net stops it)
-_PASS_REST_MM = 45.0  # a pass stops this far from the receiver's centre, on the passer's side
 _MAX_RUN_MM = 600.0  # no striker runs further to the ball
 _GAIN_VALUE = 0.0008  # a pass's or push's worth per mm gained toward the goal (vs a goal's 1)
 
@@ -276,10 +285,15 @@ def pass_rest(
 class Player:
     """One coach's choices for one team (seeded by the match's generator).
 
-    ``shoot_p``: the least chance of scoring (the aim error within the shot's half-window)
-    for which the coach shoots, on a jogada's lances 1, 2 and 3 (the last one has nothing
-    better to do). ``setup_p``: the least chance of the shot a pass must set up to be played
-    for it.
+    Parameters
+    ----------
+    aim_sigma_deg, speed_sigma : the coach's errors on the ball's direction (Gaussian, deg)
+        and on the flick's speed (log-normal).
+    risk : chance that the coach takes a lane an opponent stands in (fouls come from this).
+    safety : chance that the last lance of a jogada without a shot kicks the ball out, in the
+        own half and in the attacking half (:meth:`intent`).
+    shoot_p : the least chance of scoring (the aim error within the shot's half-window) for
+        which the coach shoots, on lances 1, 2 and 3 (the last has nothing better to do).
     """
 
     def __init__(
@@ -293,7 +307,6 @@ class Player:
         risk: float = 0.3,
         safety: tuple[float, float] = (0.85, 0.3),
         shoot_p: tuple[float, float, float] = (0.2, 0.15, 0.03),
-        setup_p: float = 0.3,
     ) -> None:
         self.team = team
         self.sign = 1.0 if defends == "left" else -1.0  # attacking direction along x
@@ -302,17 +315,13 @@ class Player:
         self.rng = rng
         self.aim_sigma = math.radians(aim_sigma_deg)
         self.speed_sigma = speed_sigma
-        self.risk = risk  # chance to take a lane an opponent stands in (fouls come from this)
+        self.risk = risk
         self.shoot_p = shoot_p
         self.safety = safety
-        self.setup_p = setup_p
 
     @property
     def _lim(self) -> FloatArray:
         return np.array([self.table.half_length, self.table.half_width])
-
-    def goal_xy(self) -> FloatArray:
-        return np.array([self.sign * self.table.half_length, 0.0])
 
     def p_goal(self, half_window_rad: float) -> float:
         """Chance that the aim error stays within ``half_window_rad``."""
@@ -369,9 +378,11 @@ class Player:
     ) -> Flick | None:
         """The lance: a striker and a flick with the coach's errors; None if no button can.
 
-        In order: a shot good enough for this lance; a pass that sets up a shot on the next
-        lance (lances 1 and 2 in the attacking half); on lance 2 any pass (REGRA 4: the jogada
-        goes on only after a pass); else :meth:`intent`'s move; else any push forward.
+        In order: a shot whose chance reaches ``shoot_p`` for this lance (on the last one also
+        by the button that just played, or with a cut); on lances 1 and 2 the best pass
+        (:meth:`_pass`; REGRA 4 A: the jogada goes on only after a pass); else
+        :meth:`intent`'s move; else any push a button can make; else the nearest button
+        straight through the ball (the coach must play, REGRA 4 JOGADA).
         """
         b = pieces.xy_mm[int(np.flatnonzero(pieces.kind == "ball")[0])]
         attacking = b[0] * self.sign > 0.0
@@ -392,19 +403,7 @@ class Player:
                     return flick
         if lance < 3:
             planned = self._pass(pieces, b, exclude, lance)
-            if lance == 1:
-                # The better of a pass and a push after which a pass is on.
-                pushed = self._advance(pieces, b, exclude)
-                push_value = (
-                    -math.inf
-                    if pushed is None
-                    else _GAIN_VALUE * (pushed.target_xy[0] - b[0]) * self.sign
-                )
-                if planned is not None and planned[1] + 0.08 >= push_value:
-                    return planned[0]
-                if pushed is not None:
-                    return pushed
-            elif planned is not None:
+            if planned is not None:
                 return planned[0]
         # Without a pass on lance 2 the jogada ends too (REGRA 4 A): that is a last lance.
         intent, ball_dir, ball_dist = self.intent(pieces, last=lance >= 2)
@@ -431,10 +430,11 @@ class Player:
     def intent(self, pieces: Pieces, last: bool = False) -> tuple[str, float, float]:
         """``(intent, ball_dir_rad, ball_dist_mm)`` of a move that is neither shot nor pass.
 
-        On the jogada's ``last`` lance in its own half the coach often kicks the ball out over
-        the nearer touchline ("safety": the opponent's throw-in is a restricted jogada, without
-        a shot, 000 REGRA 4 B). Else: clear from deep in defence; in the attacking third bring
-        the ball in front of the goal; elsewhere advance, away from the touchlines.
+        On the jogada's ``last`` lance the coach often kicks the ball out ("safety", chance
+        ``safety``): over the nearer touchline in its own half (the opponent's throw-in is a
+        restricted jogada, without a shot, 000 REGRA 4 B), deep over the opponent's goal line
+        in attack. Else: clear from deep in defence; in the attacking third bring the ball in
+        front of the goal; elsewhere advance, away from the touchlines.
         """
         b = pieces.xy_mm[int(np.flatnonzero(pieces.kind == "ball")[0])]
         fwd = b[0] * self.sign
@@ -469,8 +469,7 @@ class Player:
     def _keep_in(self, b: FloatArray, ang: float, dist: float) -> tuple[float, float]:
         """``(direction, distance)`` bent so the ball stops 100 mm inside the lines."""
         end = b + dist * np.array([math.cos(ang), math.sin(ang)])
-        lim = np.array([self.table.half_length, self.table.half_width]) - 100.0
-        d = np.clip(end, -lim, lim) - b
+        d = np.clip(end, 100.0 - self._lim, self._lim - 100.0) - b
         return math.atan2(d[1], d[0]), max(float(np.hypot(*d)), 60.0)
 
     def _receivers(self, pieces: Pieces, b: FloatArray, lo: float, hi: float) -> NDArray[np.intp]:
@@ -540,15 +539,7 @@ class Player:
             else:
                 xy = pieces.xy_mm.copy()
                 xy[bi] = rest_xy
-                moved = Pieces(
-                    pieces.ids,
-                    pieces.team,
-                    pieces.kind,
-                    xy,
-                    pieces.size_mm,
-                    pieces.angle_rad,
-                    pieces.height_mm,
-                )
+                moved = dataclasses.replace(pieces, xy_mm=xy)
                 dist = float(np.hypot(*d)) + _PAST_LINE_MM
                 ang = math.atan2(d[1], d[0])
                 ok = self.striker(moved, ang, dist, True, (str(pieces.ids[passer]),)) is not None
@@ -587,49 +578,6 @@ class Player:
             pieces, str(pieces.ids[jb]), float(dirs[kb]), float(dists[kb]), "pass"
         )
         return flick, best[0]
-
-    def _advance(self, pieces: Pieces, b: FloatArray, exclude: tuple[str, ...]) -> Flick | None:
-        """Lance 1's push forward to where lance 2 has a pass (000 REGRA 4: the third lance
-        needs a pass on the second).
-
-        Candidate rests ``R`` (a fan of directions and lengths) are kept when some other own
-        button stands behind ``R`` for a pass to a third within 550 mm; the most forward one
-        a striker can play (not the one that will then have to pass) wins.
-        """
-        base = 0.0 if self.sign > 0 else math.pi
-        ang = base + np.radians(np.arange(-60.0, 61.0, 15.0))
-        length = np.array([150.0, 250.0, 350.0, 450.0])
-        a = np.repeat(ang, len(length))
-        dist = np.tile(length, len(ang))
-        rest = b + dist[:, None] * np.stack([np.cos(a), np.sin(a)], axis=1)
-        lim = self._lim - 60.0
-        keep = np.all(np.abs(rest) < lim, axis=1)
-        mine = np.flatnonzero((pieces.team == self.team) & (pieces.kind == "button"))
-        q = pieces.xy_mm[mine]
-        rel = q[None, :, :] - rest[:, None, :]  # (C, J, 2): rest -> receiver
-        d_rj = np.hypot(rel[..., 0], rel[..., 1])
-        u = rel / np.maximum(d_rj, 1e-9)[..., None]
-        contact = rest[:, None, :] - 35.0 * u
-        d = contact[:, :, None, :] - q[None, None, :, :]  # (C, J, K, 2): striker -> contact
-        path = np.hypot(d[..., 0], d[..., 1])
-        cos_cut = np.sum(d * u[:, :, None, :], axis=-1) / np.maximum(path, 1e-9)
-        ok = (
-            ((d_rj > 70.0) & (d_rj < 550.0))[:, :, None]
-            & (path < _MAX_RUN_MM)
-            & (cos_cut > 0.25)
-            & ~np.eye(len(mine), dtype=bool)[None, :, :]
-        )
-        order = np.argsort(-(rest[:, 0] * self.sign))
-        for c in order[keep[order] & ok[order].any(axis=(1, 2))][:6]:
-            j = self.striker(pieces, float(a[c]), float(dist[c]), False, exclude)
-            if j is None:
-                continue
-            k_ok = ok[c][:, mine != j].any()  # the pass's striker cannot be this one
-            if k_ok:
-                return self.flick_for(
-                    pieces, str(pieces.ids[j]), float(a[c]), float(dist[c]), "advance"
-                )
-        return None
 
     def _can_shoot(
         self,
@@ -706,7 +654,7 @@ class Player:
                 continue
             if shot and v0 > MAX_FLICK_MM_S:
                 # Flat out, it must still roll wholly past the line (the shot's margin less).
-                short = ball_dist - _PAST_LINE_MM + 40.0
+                short = ball_dist - _PAST_LINE_MM + 120.0
                 if hit_for(pieces.xy_mm[j], r, b, r_ball, ball_dir, short)[1] > MAX_FLICK_MM_S:
                     continue
             others = np.flatnonzero((np.arange(len(pieces)) != j) & (pieces.kind != "ball"))

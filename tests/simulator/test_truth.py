@@ -7,7 +7,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from geometry.field import FieldModel
+from geometry.lines import ball_out_margin, goal_margins
 from geometry.pieces import Pieces
 from geometry.tablespec import load_table
 from simulator.scenario import ScenarioError, load_scenario, run_scenario, scenario_runner
@@ -16,6 +20,7 @@ from simulator.truth import Referee, TruthWriter, ball_blocked_by
 
 SCENARIOS = sorted((Path(__file__).parents[2] / "samples" / "scenarios").glob("*.json"))
 TABLE = load_table("brasileira")
+FIELD = FieldModel(TABLE)
 
 
 def test_every_required_scenario_exists() -> None:
@@ -124,6 +129,12 @@ def _frame(
         ((1004.0, 0.0), "A7", None, None, None),  # on the goal line: no goal
         ((1006.0, 300.0), "B7", "ball_out", "corner", "A"),
         ((1006.0, 300.0), "A7", "ball_out", "goal_kick", "B"),
+        # By a corner: wholly outside the field box (5.66 mm from it) though within 5 mm of
+        # each line's outer edge; lines to their outer edges, as geometry.lines measures.
+        ((1004.0, 704.0), "A7", "ball_out", "throw_in", "B"),
+        ((1004.0, 703.0), "A7", None, None, None),  # exactly 5 mm: still touching the corner
+        ((1006.0, 68.0), "A7", "goal", None, "A"),  # wholly inside the posts' inner faces
+        ((1006.0, 69.0), "A7", "ball_out", "goal_kick", "B"),  # 1 mm outside them
     ],
 )
 def test_referee_lines(ball_xy, last, kind, restart, team) -> None:
@@ -137,6 +148,36 @@ def test_referee_lines(ball_xy, last, kind, restart, team) -> None:
         assert called[0]["type"] == kind and called[0]["team"] == team
         if restart:
             assert called[0]["evidence"]["restart"] == restart
+
+
+def test_net_touch_is_no_call() -> None:
+    # The net's ends behind the posts can be touched from the field, and from inside the goal
+    # the ball is still crossing the line: neither is an out (only a rail touch is).
+    for ball_xy in [(991.5, 79.0), (1003.0, 60.0)]:
+        ref = Referee(TABLE)
+        ref.last_touch = "A7"
+        net = (Contact(0.0, "ball", "net", "ball-net"),)
+        ev = ref.update(_frame([(-500.0, 0.0), (500.0, 0.0), ball_xy], net))
+        assert [e["type"] for e in ev if e["type"] in ("goal", "ball_out")] == []
+    ref = Referee(TABLE)
+    rail = (Contact(0.0, "ball", "rail", "ball-rail"),)
+    ev = ref.update(_frame([(-500.0, 0.0), (500.0, 0.0), (0.0, 690.0)], rail))
+    assert [e["type"] for e in ev if e["type"] == "ball_out"] == ["ball_out"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.floats(-1020.0, 1020.0), st.floats(-720.0, 720.0))
+def test_referee_agrees_with_the_line_margins(x: float, y: float) -> None:
+    # Invariant: the referee's goal and out are the rules engine's (geometry.lines) verdicts.
+    ref = Referee(TABLE)
+    ref.last_touch = "A7"
+    ev = ref.update(_frame([(-500.0, 0.0), (500.0, 0.0), (x, y)]))
+    called = {e["type"] for e in ev} & {"goal", "ball_out"}
+    side = "right" if x > 0 else "left"
+    line, posts = (float(v[0]) for v in goal_margins((x, y), 5.0, FIELD, side))
+    goal = line > 0.0 and posts >= 0.0
+    out = not goal and float(ball_out_margin((x, y), 5.0, FIELD)[0][0]) > 0.0
+    assert called == ({"goal"} if goal else {"ball_out"} if out else set())
 
 
 def test_foul_only_before_the_ball() -> None:
