@@ -328,6 +328,56 @@ class Camera:
             np.asarray(image_bgr), table, intrinsics=intrinsics, right_goal=right_goal
         )
 
+    @staticmethod
+    def focal_from_homography(h_mat: ArrayLike, image_size: tuple[int, int]) -> float | None:
+        """The square focal length (px) that makes a plane's homography (table mm -> px) a
+        rotation, the principal point at the image centre (Zhang 2000); ``None`` when the view
+        is too close to straight-on for the focal length to show."""
+        cx, cy = (image_size[0] - 1) / 2.0, (image_size[1] - 1) / 2.0
+        shift = np.array([[1.0, 0.0, -cx], [0.0, 1.0, -cy], [0.0, 0.0, 1.0]])
+        h = shift @ np.asarray(h_mat, dtype=np.float64)
+        h1, h2 = (h / np.linalg.norm(h))[:, 0], (h / np.linalg.norm(h))[:, 1]
+        # r1.r2 = 0 and |r1| = |r2| are linear in a = 1 / f^2.
+        a_coef = np.array(
+            [h1[0] * h2[0] + h1[1] * h2[1], h1[0] ** 2 + h1[1] ** 2 - h2[0] ** 2 - h2[1] ** 2]
+        )
+        b_coef = np.array([h1[2] * h2[2], h1[2] ** 2 - h2[2] ** 2])
+        denom = float(a_coef @ a_coef)
+        a = -float(a_coef @ b_coef) / denom if denom > 0 else -1.0
+        if a <= 0:
+            return None
+        f = 1.0 / math.sqrt(a)
+        return f if 0.2 * image_size[0] < f < 5.0 * image_size[0] else None
+
+    @classmethod
+    def from_homography(
+        cls,
+        h_mat: ArrayLike,
+        image_size: tuple[int, int],
+        f_px: float,
+        dist: ArrayLike | None = None,
+    ) -> Camera | None:
+        """The camera (principal point at the centre) whose table plane z = 0 maps to the image
+        by ``h_mat`` (table mm -> px); ``None`` when it puts the table behind the camera or
+        would see it from below (a mirrored correspondence)."""
+        w, h = int(image_size[0]), int(image_size[1])
+        k = np.array([[f_px, 0.0, (w - 1) / 2.0], [0.0, f_px, (h - 1) / 2.0], [0.0, 0.0, 1.0]])
+        m = np.linalg.inv(k) @ np.asarray(h_mat, dtype=np.float64)
+        n1, n2 = np.linalg.norm(m[:, 0]), np.linalg.norm(m[:, 1])
+        if n1 < 1e-12 or n2 < 1e-12:
+            return None
+        m = m / math.sqrt(n1 * n2) * (1.0 if m[2, 2] >= 0 else -1.0)  # origin in front
+        rot = np.column_stack([m[:, 0], m[:, 1], np.cross(m[:, 0], m[:, 1])])
+        u, _, vt = np.linalg.svd(rot)
+        rot = u @ vt
+        if np.linalg.det(rot) < 0 or (-rot.T @ m[:, 2])[2] <= 0:
+            return None
+        d = np.zeros(5) if dist is None else np.asarray(dist, dtype=np.float64)
+        try:
+            return cls((w, h), k, d, _rotation_to_rvec(rot), m[:, 2])
+        except CameraError:
+            return None
+
     def with_focal(self, f_px: float) -> Camera:
         """The same camera with square focal length ``f_px`` (principal point unchanged)."""
         k = self.K.copy()
