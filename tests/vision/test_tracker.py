@@ -1,0 +1,399 @@
+"""The tracker (issue 5, deliverable 4) on hand-made detections: identities at setup, kind and
+team gating, hands that freeze tracks, carries and flicks from under a hand, collisions, the
+arrumação (000 REGRA 8), pieces coming back, moving / stopped hysteresis, the Kalman core.
+
+Detections are built here from known paths with seeded noise (sigma 0.3-1 mm); a seeded
+simulator match closes the file (:mod:`tests.vision.test_tracker_match`).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+import shapely
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from vision.detections import Detections
+from vision.kalman import CVKalman
+from vision.track_hands import CoverMap, HandRegion, polygon_signed_distance
+from vision.tracker import Tracker, TrackerConfig
+
+FPS = 30.0
+DT = 1.0 / FPS
+SIZE = {"button": (60.0, 60.0), "goalkeeper": (70.0, 15.0), "ball": (10.0, 10.0)}
+
+
+def dets(
+    rows: list[tuple[str, str, float, float]],
+    frame: int,
+    rng: np.random.Generator | None = None,
+    hands: list[np.ndarray] | None = None,
+    labels: list[str] | None = None,
+) -> Detections:
+    """Detections of ``(kind, team, x, y)`` rows at ``frame`` (noise 0.3-1 mm with ``rng``)."""
+    n = len(rows)
+    xy = np.array([[r[2], r[3]] for r in rows], float).reshape(n, 2)
+    sigma = np.full(n, 0.5)
+    if rng is not None:
+        sigma = rng.uniform(0.3, 1.0, n)
+        xy = xy + rng.normal(size=(n, 2)) * sigma[:, None]
+    kind = np.array([r[0] for r in rows], dtype=str).reshape(n)
+    angle = np.where(kind == "goalkeeper", math.pi / 2, 0.0)
+    return Detections(
+        kind=kind,
+        team=np.array([r[1] for r in rows], dtype=str).reshape(n),
+        xy_mm=xy,
+        uv_px=np.zeros((n, 2)),
+        size_mm=np.array([SIZE[r[0]] for r in rows], float).reshape(n, 2),
+        angle_rad=angle,
+        confidence=np.ones(n),
+        sigma_mm=sigma,
+        label=np.array(labels if labels is not None else [""] * n, dtype=str).reshape(n),
+        hands=hands or [],
+        frame=frame,
+        t=frame * DT,
+    )
+
+
+def roster_rows() -> list[tuple[str, str, float, float]]:
+    """Both teams in their halves (a keeper and ten buttons each) and the ball."""
+    rows: list[tuple[str, str, float, float]] = []
+    for team, s in (("A", -1.0), ("B", 1.0)):
+        rows.append(("goalkeeper", team, s * 990.0, 0.0))
+        for k in range(10):
+            rows.append(("button", team, s * (150.0 + 80.0 * k), -450.0 + 100.0 * k))
+    rows.append(("ball", "", 0.0, 0.0))
+    return rows
+
+
+def square(cx: float, cy: float, half: float) -> np.ndarray:
+    return np.array([[cx - half, cy - half], [cx + half, cy - half], [cx + half, cy + half],
+                     [cx - half, cy + half]])  # fmt: skip
+
+
+def id_at(tf, x: float, y: float, within: float = 15.0) -> str | None:
+    live = np.isin(tf.status, ("seen", "predicted"))
+    d = np.hypot(tf.xy_mm[:, 0] - x, tf.xy_mm[:, 1] - y)
+    d[~live] = np.inf
+    k = int(np.argmin(d))
+    return str(tf.ids[k]) if d[k] <= within else None
+
+
+# ---------------------------------------------------------------------- Kalman core
+def test_kalman_follows_constant_velocity_and_its_velocity() -> None:
+    rng = np.random.default_rng(1)
+    kf = CVKalman(np.zeros((1, 2)), np.array([0.5]), np.array([1e4]))
+    for k in range(1, 40):
+        kf.predict(np.array([DT]))
+        z = np.array([[1000.0 * k * DT, -400.0 * k * DT]]) + rng.normal(size=(1, 2)) * 0.5
+        kf.update(np.array([0]), z, np.array([0.25]))
+    assert np.allclose(kf.v_mm_s[0], [1000.0, -400.0], atol=25.0)
+    assert abs(kf.xy_mm[0, 0] - 1000.0 * 39 * DT) < 1.0
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.floats(0.001, 0.2), st.floats(0.01, 25.0)), min_size=1, max_size=30))
+def test_kalman_covariance_stays_positive(steps: list[tuple[float, float]]) -> None:
+    kf = CVKalman(np.zeros((3, 2)), np.ones(3), np.array([1.0, 1e3, 2e6]))
+    for dt, r in steps:
+        kf.predict(np.full(3, dt))
+        kf.update(np.arange(3), np.zeros((3, 2)), np.full(3, r))
+        pp, pv, vv = kf.P.T
+        assert (pp > 0).all() and (vv > 0).all()
+        assert (pp * vv - pv * pv >= -1e-9 * pp * vv).all()
+
+
+# ---------------------------------------------------------------------- hands geometry
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10_000))
+def test_hand_distance_matches_shapely(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    ang = np.sort(rng.uniform(0, 2 * np.pi, 7))
+    poly = np.column_stack([np.cos(ang), np.sin(ang)]) * rng.uniform(20, 90, (7, 1))
+    pts = rng.uniform(-120, 120, (25, 2))
+    ours = polygon_signed_distance(pts, poly)
+    shape = shapely.Polygon(poly)
+    ref = shapely.distance(shape.exterior, shapely.points(pts))
+    ref = np.where(shapely.contains_xy(shape, pts[:, 0], pts[:, 1]), -ref, ref)
+    assert np.allclose(ours, ref, atol=1e-9)
+
+
+def test_hand_region_without_hands_is_infinitely_far() -> None:
+    assert HandRegion([]).distance(np.zeros((2, 2))).tolist() == [math.inf, math.inf]
+
+
+def test_cover_map_remembers_the_last_time_a_cell_was_covered() -> None:
+    m = CoverMap((1000.0, 700.0))
+    m.mark([square(0.0, 0.0, 50.0)], 1.0)
+    m.mark([square(300.0, 0.0, 50.0)], 2.0)
+    last = m.last_covered(np.array([[0.0, 0.0], [300.0, 0.0], [-600.0, 300.0], [5e4, 0.0]]))
+    assert last.tolist() == [1.0, 2.0, -math.inf, -math.inf]
+
+
+# ---------------------------------------------------------------------- setup
+def test_setup_names_keepers_one_and_buttons_from_their_own_goal() -> None:
+    tf = Tracker().update(dets(roster_rows(), 0))
+    assert (tf.status != "absent").all()
+    assert tf.xy_mm[tf.index("A1")].tolist() == [-990.0, 0.0]
+    assert tf.xy_mm[tf.index("B1")].tolist() == [990.0, 0.0]
+    # A defends the left goal: A2 is its button nearest it, A11 the furthest
+    assert tf.xy_mm[tf.index("A2")].tolist() == [-870.0, 450.0]
+    assert tf.xy_mm[tf.index("A11")].tolist() == [-150.0, -450.0]
+    assert tf.xy_mm[tf.index("B2")].tolist() == [870.0, 450.0]
+
+
+def test_setup_uses_numbers_read_by_the_detector() -> None:
+    rows = roster_rows()
+    labels = ["", *[str(11 - k) for k in range(10)], "", *[str(k + 2) for k in range(10)], ""]
+    tf = Tracker().update(dets(rows, 0, labels=labels))
+    assert tf.xy_mm[tf.index("A11")].tolist() == [rows[1][2], rows[1][3]]
+    assert tf.xy_mm[tf.index("B2")].tolist() == [rows[12][2], rows[12][3]]
+
+
+def test_detector_team_names_are_mapped_by_the_side_each_team_starts_in() -> None:
+    rows = [(k, {"A": "red", "B": "blue"}.get(t, t), x, y) for k, t, x, y in roster_rows()]
+    tr = Tracker()
+    tf = tr.update(dets(rows, 0))
+    assert set(tf.team[tf.kind != "ball"]) == {"A", "B"}
+    assert tf.xy_mm[tf.index("A1")][0] < 0 < tf.xy_mm[tf.index("B1")][0]
+    tf = tr.update(dets(rows, 1))
+    assert (tf.status == "seen").all()
+
+
+def test_a_missing_piece_at_setup_fills_its_slot_when_it_shows_up() -> None:
+    rows = roster_rows()
+    tr = Tracker()
+    tf = tr.update(dets(rows[:5] + rows[6:], 0))
+    assert (tf.status == "absent").sum() == 1
+    for f in range(1, 6):
+        tf = tr.update(dets(rows, f))
+    assert (tf.status == "seen").all()
+
+
+# ---------------------------------------------------------------------- gating
+def test_a_ball_detection_never_feeds_a_button_track() -> None:
+    rows = roster_rows()
+    tr = Tracker()
+    tr.update(dets(rows, 0))
+    bx, by = rows[4][2], rows[4][3]
+    tf = tr.update(dets(rows, 1))
+    a5 = tf.index(str(id_at(tf, bx, by)))
+    for f in range(2, 8):  # A5 unseen; a ball detection sits where it was
+        moved = [r for r in rows if r[0] != "ball" and (r[2], r[3]) != (bx, by)]
+        tf = tr.update(dets([*moved, ("ball", "", bx, by)], f))
+        assert tf.status[a5] == "predicted"
+        assert tf.xy_mm[a5].tolist() == pytest.approx([bx, by], abs=1.0)
+    assert tf.xy_mm[tf.index("ball")].tolist() == pytest.approx([bx, by], abs=1.0)
+
+
+def test_false_detections_never_become_pieces() -> None:
+    rng = np.random.default_rng(3)
+    rows = roster_rows()
+    tr = Tracker()
+    first = tr.update(dets(rows, 0))
+    for f in range(1, 60):
+        fp = [("button", "A", *rng.uniform([-900, -600], [900, 600]))] if f % 3 == 0 else []
+        tf = tr.update(dets(rows + fp, f, rng))
+    assert np.allclose(tf.xy_mm, first.xy_mm, atol=2.0)
+    assert (tf.status == "seen").all()
+
+
+# ---------------------------------------------------------------------- hands
+def test_a_hand_freezes_the_tracks_under_it_and_its_own_blob_is_no_piece() -> None:
+    rng = np.random.default_rng(4)
+    rows = roster_rows()
+    tr = Tracker()
+    x, y = rows[6][2], rows[6][3]
+    tf = tr.update(dets(rows, 0, rng))
+    name = id_at(tf, x, y)
+    a7 = tf.index(str(name))
+    tr.update(dets(rows, 1, rng))
+    hand = square(x, y, 70.0)
+    for f in range(2, 62):  # two seconds under a hand; a knuckle is found as a button
+        rest = [r for r in rows if (r[2], r[3]) != (x, y)]
+        tf = tr.update(dets([*rest, ("button", "A", x + 20, y + 10)], f, rng, hands=[hand]))
+        assert tf.status[a7] == "hidden"
+        assert tf.xy_mm[a7].tolist() == pytest.approx([x, y], abs=2.0)
+    tf = tr.update(dets(rows, 62, rng))
+    assert tf.status[a7] == "seen" and id_at(tf, x, y) == name
+
+
+def test_a_piece_carried_under_a_hand_keeps_its_id() -> None:
+    rng = np.random.default_rng(5)
+    rows = roster_rows()
+    tr = Tracker()
+    x0, y0 = rows[4][2], rows[4][3]  # carried 400 mm by its coach's hand
+    name = id_at(tr.update(dets(rows, 0, rng)), x0, y0)
+    x1, y1 = x0 + 300.0, y0 + 260.0
+    for f in range(1, 31):
+        u = min(max((f - 5) / 15.0, 0.0), 1.0)
+        hx, hy = x0 + u * (x1 - x0), y0 + u * (y1 - y0)
+        hand = [square(hx, hy, 60.0)] if f < 25 else []
+        rest = [r for r in rows if (r[2], r[3]) != (x0, y0)]
+        seen = [] if f < 25 else [("button", "A", x1, y1)]
+        tf = tr.update(dets(rest + seen, f, rng, hands=hand))
+    assert id_at(tf, x1, y1) == name
+    others = [r for r in rows if (r[2], r[3]) != (x0, y0)]
+    assert all(id_at(tf, r[2], r[3]) is not None for r in others)
+
+
+def test_a_flick_from_under_a_hand_over_two_buttons_goes_to_the_flicked_one() -> None:
+    """Two A buttons under one hand; the one that moves is known from where its path starts."""
+    rng = np.random.default_rng(6)
+    rows = roster_rows()
+    a, b = rows[3], rows[4]  # A buttons 100 mm apart in y, 80 mm in x
+    tr = Tracker()
+    tf = tr.update(dets(rows, 0, rng))
+    ida, idb = id_at(tf, a[2], a[3]), id_at(tf, b[2], b[3])
+    hand = square((a[2] + b[2]) / 2, (a[3] + b[3]) / 2, 110.0)
+    rest = [r for r in rows if r not in (a, b)]
+    for f in range(1, 10):
+        tr.update(dets(rest, f, rng, hands=[hand]))
+    v = np.array([-1500.0, -900.0])  # b is flicked away from a, out from under the hand
+    for f in range(10, 20):
+        p = np.array([b[2], b[3]]) + v * (f - 9.5) * DT
+        inside = bool(np.all(np.abs(p - hand.mean(axis=0)) < 110.0))
+        seen = [] if inside else [("button", "A", *p)]
+        tf = tr.update(dets(rest + seen, f, rng, hands=[hand] if f < 16 else []))
+    assert id_at(tf, *p) == idb
+    tf = tr.update(dets([*rest, ("button", "A", *(p + v * DT)), a], 20, rng))
+    assert id_at(tf, a[2], a[3]) == ida
+
+
+# ---------------------------------------------------------------------- collisions
+@pytest.mark.parametrize(
+    ("speed", "angle_deg", "kept"),
+    [
+        (800.0, 0.0, True),  # head-on: the striker stops, the other goes on
+        (2500.0, 0.0, True),
+        (2500.0, 30.0, True),  # a glancing hit
+        (1500.0, -45.0, True),
+        (9000.0, 0.0, False),  # faster than any flick: beyond the physics gate, found again
+    ],
+)
+def test_two_team_mates_colliding_keep_their_ids(
+    speed: float, angle_deg: float, kept: bool
+) -> None:
+    """Equal masses, restitution 0.8: velocities exchange along the line of centres."""
+    rng = np.random.default_rng(int(speed + angle_deg))
+    rows = roster_rows()
+    s, o = rows[5], rows[6]  # A6 strikes A7 (the others rest)
+    rest = [r for r in rows if r not in (s, o)]
+    start = np.array([s[2], s[3]])
+    tgt = np.array([o[2], o[3]])
+    n = np.array([math.cos(math.radians(angle_deg)), math.sin(math.radians(angle_deg))])
+    hit_at = tgt - 60.0 * n  # where the striker's centre touches
+    tr = Tracker()
+    tf = tr.update(dets(rows, 0, rng))
+    names = (id_at(tf, *start), id_at(tf, *tgt))
+    # the striker is put 4.4 frames before the hit, on the line toward hit_at
+    u = np.array([1.0, 0.0])
+    v0 = speed * u
+    pos0 = hit_at - v0 * 4.4 * DT
+    for f in range(1, 4):  # it is moved there by hand first (hidden)
+        tr.update(dets([*rest, o], f, rng, hands=[square(*pos0, 50.0)]))
+    vn = (v0 @ n) * n
+    v_s, v_o = v0 - 0.9 * vn, 0.9 * vn
+    pa, pb = pos0.copy(), tgt.copy()
+    for k in range(4, 24):
+        t = (k - 4) * DT
+        if t < 4.4 * DT:
+            pa = pos0 + v0 * t
+        else:
+            after = t - 4.4 * DT
+            pa, pb = hit_at + v_s * after, tgt + v_o * after
+        tf = tr.update(dets([*rest, ("button", "A", *pa), ("button", "A", *pb)], k, rng))
+    got = (id_at(tf, *pa), id_at(tf, *pb))
+    assert (got == names) is kept
+
+
+# ---------------------------------------------------------------------- motion state
+def test_moving_state_has_hysteresis_and_rest_noise_never_moves() -> None:
+    rng = np.random.default_rng(8)
+    rows = roster_rows()
+    tr = Tracker()
+    flags = []
+    x = rows[2][2]
+    for f in range(120):
+        speed = 0.0 if f < 30 or f >= 90 else 600.0 * (90 - f) / 60.0  # slides, slows, stops
+        x += speed * DT
+        moved = [(*rows[2][:2], x, rows[2][3]), *rows[:2], *rows[3:]]
+        tf = tr.update(dets(moved, f, rng))
+        if f == 0:
+            name = id_at(tf, x, rows[2][3])
+        flags.append(bool(tf.moving[tf.index(str(name))]))
+        others = tf.moving[tf.ids != name]
+        assert not others.any()
+    flags_arr = np.array(flags)
+    assert not flags_arr[:30].any()
+    assert flags_arr[33:85].all()
+    assert not flags_arr[95:].any()
+    assert np.count_nonzero(np.diff(flags_arr.astype(int))) == 2  # one start, one stop
+
+
+# ---------------------------------------------------------------------- returns
+def test_arrumacao_puts_ids_back_by_their_setup_places() -> None:
+    rng = np.random.default_rng(9)
+    rows = roster_rows()
+    tr = Tracker()
+    tf = tr.update(dets(rows, 0, rng))
+    home = {str(i): tf.xy_mm[k].copy() for k, i in enumerate(tf.ids)}
+    # the A buttons wander (one at a time, between frames), then all go home at once
+    shuffled = list(rows)
+    for f in range(1, 80):
+        k = 1 + (f % 10)
+        r = shuffled[k]
+        shuffled[k] = (r[0], r[1], r[2] + rng.uniform(-3, 3), r[3] + rng.uniform(-3, 3))
+        tr.update(dets(shuffled, f, rng))
+    scattered = [(r[0], r[1], r[2] + 45.0 * (k % 3), r[3] - 40.0) for k, r in enumerate(rows)]
+    for f in range(80, 100):
+        tr.update(dets(scattered, f, rng))
+    for f in range(100, 105):
+        tf = tr.update(dets(rows, f, rng))
+    for pid, xy in home.items():
+        assert id_at(tf, *xy) == pid
+
+
+def test_settings_are_physical_defaults() -> None:
+    cfg = TrackerConfig()
+    assert cfg.max_speed_mm_s[0] >= 3000.0 and cfg.max_speed_mm_s[2] > cfg.max_speed_mm_s[0]
+    assert cfg.moving_on_mm_s > cfg.moving_off_mm_s
+
+
+def test_a_piece_off_the_table_comes_back_under_its_own_id_and_no_other_is_born() -> None:
+    """A button leaves the field (no hand), is lost, and is put back elsewhere; a cup left on
+    the table (a steady false button) never becomes a piece: the roster is full."""
+    rng = np.random.default_rng(10)
+    rows = roster_rows()
+    out = rows[8]
+    rest = [r for r in rows if r != out]
+    cup = ("button", "B", 400.0, 600.0)
+    tr = Tracker()
+    name = id_at(tr.update(dets(rows, 0, rng)), out[2], out[3])
+    for f in range(1, 150):  # five seconds off the table: lost
+        tf = tr.update(dets([*rest, cup], f, rng))
+    assert tf.status[tf.index(str(name))] == "lost"
+    back = ("button", "A", out[2] + 250.0, out[3] - 120.0)
+    for f in range(150, 160):
+        tf = tr.update(dets([*rest, cup, back], f, rng))
+    assert id_at(tf, back[2], back[3]) == name
+    assert id_at(tf, cup[2], cup[3]) is None
+
+
+def test_a_false_ball_that_never_moves_gives_way_to_the_ball_that_rolls() -> None:
+    """The detector misses the ball on the centre spot and reports a mark as the ball; once
+    the real ball is struck and rolls, the ball track follows it (there is one ball)."""
+    rng = np.random.default_rng(12)
+    rows = [r for r in roster_rows() if r[0] != "ball"]
+    mark = ("ball", "", -60.0, -70.0)
+    tr = Tracker()
+    for f in range(20):
+        tf = tr.update(dets([*rows, mark], f, rng))
+    assert tf.xy_mm[tf.index("ball")].tolist() == pytest.approx([-60.0, -70.0], abs=2.0)
+    for f in range(20, 32):
+        ball = ("ball", "", 800.0 * (f - 19) * DT, 300.0 * (f - 19) * DT)
+        tf = tr.update(dets([*rows, mark, ball], f, rng))
+    assert tf.xy_mm[tf.index("ball")].tolist() == pytest.approx([ball[2], ball[3]], abs=3.0)

@@ -1,0 +1,503 @@
+"""A model of the empty table in the image: per-pixel colour, a global gain, and masks.
+
+Two ways to get one:
+
+- from video (:meth:`Background.learn`): the per-pixel median of frames spread over time removes
+  hands and moving pieces; the pieces that never moved are then painted over by the caller
+  (:class:`vision.detect.Detector` replaces them with the estimate below);
+- from one still (:func:`estimate_background`): the felt's colour is estimated from the image
+  (a robust, smooth colour map of the pixels that look like felt) and the field markings, whose
+  place the camera model and the table spec give, are painted over it in the line colour read
+  from the image.
+
+The model survives slow light changes twice over: a per-channel gain measured every frame on a
+fixed sample of felt pixels (a webcam's auto-exposure, a cloud), and a slow running average of
+the pixels no piece or hand covers (:meth:`Background.update`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from functools import cached_property
+from typing import Any
+
+import cv2
+import numpy as np
+import shapely
+from numpy.typing import NDArray
+from shapely.geometry.base import BaseGeometry
+
+from calibration.camera import Camera
+from geometry.field import FieldModel
+from geometry.tablespec import TableSpec
+
+__all__ = [
+    "Background",
+    "FrameMemory",
+    "coverage_map",
+    "estimate_background",
+    "felt_region",
+    "foreground",
+    "goal_mask",
+    "hand_mask",
+    "hand_polygons",
+    "project_geometry",
+]
+
+FloatArray = NDArray[np.float64]
+F32 = NDArray[np.float32]
+U8 = NDArray[np.uint8]
+_SS = 4  # supersampling of rasterised polygons (coverage to 1/16 pixel)
+_SHIFT = 4  # fixed-point bits of cv2.fillPoly
+_N_GAIN = 4000  # felt pixels sampled for the gain
+
+
+def project_geometry(camera: Camera, geom: BaseGeometry, z_mm: float = 0.0) -> list[FloatArray]:
+    """Image rings (list of (n, 2) px) of a shapely (multi)polygon on the plane ``z = z_mm``.
+
+    Edges are cut to 5 mm first so that lens distortion bends them as it bends the real lines.
+    """
+    geom = shapely.segmentize(geom, 5.0)
+    rings: list[FloatArray] = []
+    for poly in getattr(geom, "geoms", [geom]):
+        if poly.is_empty or not hasattr(poly, "exterior"):
+            continue
+        for ring in [poly.exterior, *poly.interiors]:
+            xy = np.asarray(ring.coords)[:, :2]
+            uv = camera.table_to_image(np.column_stack([xy, np.full(len(xy), z_mm)]))
+            if np.isfinite(uv).all():
+                rings.append(uv)
+    return rings
+
+
+def coverage_map(camera: Camera, geom: BaseGeometry, z_mm: float = 0.0) -> F32:
+    """Area coverage (h, w) in 0..1 of a table-plane geometry, supersampled ``4 x 4``."""
+    w, h = camera.image_size
+    canvas = np.zeros((h * _SS, w * _SS), np.uint8)
+    rings = project_geometry(camera, geom, z_mm)
+    if rings:
+        # Pixel centres sit at integers: the supersampled centre of pixel (0, 0) is (1.5, 1.5).
+        pts = [np.round(((uv + 0.5) * _SS - 0.5) * (1 << _SHIFT)).astype(np.int32) for uv in rings]
+        cv2.fillPoly(canvas, pts, 255, cv2.LINE_8, _SHIFT)  # even-odd: holes stay empty
+    small = cv2.resize(canvas, (w, h), interpolation=cv2.INTER_AREA)
+    return np.asarray(small, np.float32) * np.float32(1.0 / 255.0)
+
+
+def felt_region(camera: Camera, table: TableSpec) -> U8:
+    """Mask (h, w) uint8 of the playing surface inside the rails, where pieces can stand."""
+    x0, y0, x1, y1 = table.rail_box
+    return (coverage_map(camera, shapely.box(x0, y0, x1, y1)) > 0.5).astype(np.uint8)
+
+
+def goal_mask(camera: Camera, table: TableSpec, margin_mm: float = 5.0) -> U8:
+    """Mask (h, w) uint8 of the two goals (posts, crossbar, net) as the camera sees them."""
+    w, h = camera.image_size
+    mask = np.zeros((h, w), np.uint8)
+    hl, gw = table.half_length, table.goal_width / 2.0 + table.post_diameter + margin_mm
+    for sx in (-1.0, 1.0):
+        xs = (sx * hl, sx * (hl + table.goal_depth + margin_mm))
+        zs = (0.0, table.goal_height + margin_mm)
+        box = np.array([[x, y, z] for x in xs for y in (-gw, gw) for z in zs])
+        uv = camera.table_to_image(box)
+        if np.isfinite(uv).all():
+            hull = cv2.convexHull(np.round(uv * 16).astype(np.int32))
+            cv2.fillPoly(mask, [hull], 1, cv2.LINE_8, 4)
+    return mask
+
+
+def _normalised_blur(img: F32, weight: F32, sigma: float) -> tuple[F32, F32]:
+    """Weighted Gaussian mean of ``img`` (h, w, 3) and the blurred weight (h, w)."""
+    num = cv2.GaussianBlur(img * weight[:, :, None], (0, 0), sigma)
+    den = cv2.GaussianBlur(weight, (0, 0), sigma)
+    return np.asarray(num / np.maximum(den, 1e-6)[:, :, None], np.float32), np.asarray(den)
+
+
+def _felt_colour_map(small: F32, region: NDArray[np.bool_], sigma_px: float) -> F32:
+    """Smooth felt colour (h, w, 3) of a low-resolution image from its felt-like pixels.
+
+    Felt-like: close in colour to the region's median first, then to the smooth map itself; so
+    pieces, hands and lines drop out and the light gradient and vignette stay in.
+    """
+    pix = small[region]
+    median = np.median(pix, axis=0) if len(pix) else np.full(3, 128.0)
+    ratio = small / np.maximum(median, 1.0)
+    # Brightness may drift by a third over the table; the hue must stay.
+    inlier = region & (np.abs(ratio - ratio.mean(axis=2, keepdims=True)).max(axis=2) < 0.12)
+    inlier &= np.abs(ratio.mean(axis=2) - 1.0) < 0.35
+    smooth = np.broadcast_to(median.astype(np.float32), small.shape).copy()
+    for _ in range(3):
+        if inlier.sum() < 20:
+            break
+        smooth, den = _normalised_blur(small, inlier.astype(np.float32), sigma_px)
+        wide, _ = _normalised_blur(small, inlier.astype(np.float32), 4.0 * sigma_px)
+        smooth = np.where((den < 0.05)[:, :, None], wide, smooth)
+        err = np.abs(small - smooth).max(axis=2)
+        inlier = region & (err < 0.06 * smooth.mean(axis=2) + 6.0)
+    return smooth
+
+
+def estimate_background(
+    image_bgr: U8, camera: Camera, table: TableSpec, markings: F32 | None = None
+) -> F32:
+    """The empty table (h, w, 3) float32 estimated from one image, inside the felt region.
+
+    Outside the felt (rails, surroundings) the image itself is returned: nothing is looked for
+    there. ``markings`` is the coverage of the painted lines (:func:`coverage_map`), computed
+    here when not given.
+    """
+    h, w = image_bgr.shape[:2]
+    k = 8
+    small = cv2.resize(image_bgr, (w // k, h // k), interpolation=cv2.INTER_AREA).astype(np.float32)
+    region_full = felt_region(camera, table)
+    region = cv2.resize(region_full, (w // k, h // k), interpolation=cv2.INTER_NEAREST) > 0
+    field = FieldModel(table)
+    if markings is None:
+        markings = coverage_map(camera, field.painted)
+    line_small = cv2.resize(markings, (w // k, h // k), interpolation=cv2.INTER_AREA) > 0.02
+    mm_per_px = float(np.median(camera.pixel_size_mm(np.array([[0.0, 0.0, 0.0]]))))
+    felt_small = _felt_colour_map(small, region & ~line_small, sigma_px=40.0 / (mm_per_px * k))
+    felt = cv2.resize(felt_small, (w, h), interpolation=cv2.INTER_LINEAR)
+    # The line colour, relative to the felt's brightness under it (same light falls on both).
+    core = markings > 0.9
+    if core.sum() < 50:
+        core = markings > 0.6
+    img = image_bgr.astype(np.float32)
+    if core.sum() >= 10:
+        rel = img[core] / np.maximum(felt[core], 1.0)
+        line_rel = np.median(rel, axis=0).astype(np.float32)
+    else:
+        line_rel = np.full(3, 1.6, np.float32)
+    cov = markings[:, :, None]
+    bg = felt * (1.0 - cov) + np.minimum(felt * line_rel, 255.0) * cov
+    inside = region_full.astype(bool)[:, :, None]
+    return np.asarray(np.where(inside, bg, img), np.float32)
+
+
+class Background:
+    """The empty table as seen by one camera, with a global gain and a slow running update.
+
+    Parameters
+    ----------
+    camera, table : the camera (its ``image_size`` is the image size) and the table spec.
+    stride : the coarse search looks at every ``stride``-th pixel (:attr:`sub`).
+    """
+
+    def __init__(self, camera: Camera, table: TableSpec, stride: int = 3) -> None:
+        self.camera, self.table, self.stride = camera, table, int(stride)
+        self.w, self.h = camera.image_size
+        self.region = felt_region(camera, table)
+        self.markings = coverage_map(camera, FieldModel(table).painted)
+        self.goals = goal_mask(camera, table)
+        self.image: F32 | None = None  # (h, w, 3) float32
+        self.gain = np.ones(3, np.float32)
+        self._sub: U8 | None = None
+        self._band = 0
+        # Gain samples: felt pixels away from the lines, fixed so the estimate does not jitter.
+        rng = np.random.default_rng(0)
+        ok = np.flatnonzero((self.region > 0).ravel() & (self.markings.ravel() < 0.01))
+        pick = rng.choice(ok, size=min(_N_GAIN, len(ok)), replace=False) if len(ok) else ok
+        self._gain_idx = np.unravel_index(np.sort(pick), (self.h, self.w))
+
+    @property
+    def ready(self) -> bool:
+        return self.image is not None
+
+    def set(self, image: F32) -> None:
+        """Use ``image`` (h, w, 3) as the empty table (gain reset to 1)."""
+        if image.shape[:2] != (self.h, self.w):
+            raise ValueError(f"Background.set: expected {(self.h, self.w)}, got {image.shape[:2]}")
+        self.image = np.ascontiguousarray(image, np.float32)
+        self.gain[:] = 1.0
+        self._sub = None
+
+    def from_still(self, image_bgr: U8) -> None:
+        """Use :meth:`still` of one image as the model."""
+        self.set(self.still(image_bgr))
+
+    def still(self, image_bgr: U8) -> F32:
+        """The empty table estimated from one image (:func:`estimate_background`).
+
+        The goals (posts, net) are not painted on the felt: where the image inside a goal's
+        outline has the goal's own colour (its median there), the image itself is the model;
+        a goalkeeper or a ball there keeps its colour and stays a thing.
+        """
+        bg = estimate_background(image_bgr, self.camera, self.table, self.markings)
+        goal = self.goals > 0
+        if goal.any():
+            n, lab = cv2.connectedComponents(self.goals)
+            img = image_bgr.astype(np.float32)
+            for k in range(1, n):
+                part = lab == k
+                med = np.median(img[part], axis=0)
+                clutter = part & (np.abs(img - med).sum(axis=2) < 60.0)
+                bg[clutter] = img[clutter]
+        return bg
+
+    def learn(self, frames: Iterable[U8], max_frames: int = 25) -> F32:
+        """Per-pixel median of up to ``max_frames`` frames (spread over the given ones).
+
+        Returns the median; pieces that never moved are still in it (see the module notes).
+        """
+        stack = [np.asarray(f) for f in frames]
+        if not stack:
+            raise ValueError("Background.learn: no frames")
+        if len(stack) > max_frames:
+            stack = [stack[i] for i in np.linspace(0, len(stack) - 1, max_frames).astype(int)]
+        med = np.median(np.stack(stack), axis=0).astype(np.float32)
+        self.set(med)
+        return med
+
+    @property
+    def sub(self) -> U8:
+        """The background at the coarse grid (every ``stride``-th pixel), gain applied."""
+        if self._sub is None:
+            assert self.image is not None
+            s = self.stride
+            base = self.image[s // 2 :: s, s // 2 :: s] * self.gain
+            self._sub = np.clip(base + 0.5, 0, 255).astype(np.uint8)
+        return self._sub
+
+    def measure_gain(self, image_bgr: U8) -> NDArray[np.float32]:
+        """Per-channel gain of ``image_bgr`` against the model, from the fixed felt sample.
+
+        The median ratio ignores the pieces and hands that cover a part of the sample. The
+        coarse background (:attr:`sub`) is rebuilt when the gain moved by more than 1 %.
+        """
+        assert self.image is not None
+        if not len(self._gain_idx[0]):
+            return self.gain
+        seen = image_bgr[self._gain_idx].astype(np.float32)
+        ref = self.image[self._gain_idx]
+        ratio = seen / np.maximum(ref, 4.0)
+        good = (ratio > 0.3).all(axis=1) & (ratio < 3.0).all(axis=1)
+        if good.sum() < 100:
+            return self.gain
+        gain = np.median(ratio[good], axis=0).astype(np.float32)
+        if np.abs(gain - self.gain).max() > 0.01:
+            self.gain = gain
+            self._sub = None
+        return self.gain
+
+    def table_problem(self, image_bgr: U8) -> str:
+        """Why the table is not where the camera says it is ("" when it is).
+
+        The painted lines must stand out from the felt beside them (brighter, on most of their
+        length), and the felt must be one colour: a black frame, another room or a camera file
+        of another set-up fail.
+        """
+        lum = image_bgr @ np.array([0.114, 0.587, 0.299], np.float32)
+        lines, near = self._check_idx
+        if len(lines[0]) < 50 or len(near[0]) < 50:
+            return "the camera sees no field markings of the table"
+        on, off = lum[lines], lum[near]
+        felt = float(np.median(off))
+        steady = float(np.mean(np.abs(off - felt) < 0.25 * max(felt, 8.0)))
+        contrast = float(np.median(on) - felt)
+        if felt < 8.0 or steady < 0.6 or contrast < 15.0:
+            return (
+                f"no table where the camera looks (lines {contrast:+.0f} grey levels over the "
+                f"felt, felt uniform on {steady:.0%}): wrong camera file or no table in view"
+            )
+        return ""
+
+    @cached_property
+    def _check_idx(self) -> tuple[tuple[NDArray[np.intp], ...], tuple[NDArray[np.intp], ...]]:
+        """Samples of line pixels and of the felt 4-7 px beside the lines."""
+        m = self.markings
+        core = (m > 0.8) & (self.region > 0)
+        if core.sum() < 200:  # a small image: lines narrower than a pixel
+            core = (m > 0.45) & (self.region > 0)
+        lines = (m > 0.02).astype(np.uint8)
+        around = cv2.dilate(lines, np.ones((15, 15), np.uint8)) > 0
+        inner = cv2.dilate(lines, np.ones((7, 7), np.uint8)) > 0
+        ring = around & ~inner & (self.region > 0)
+        rng = np.random.default_rng(0)
+
+        def pick(mask: NDArray[np.bool_]) -> tuple[NDArray[np.intp], ...]:
+            flat = np.flatnonzero(mask.ravel())
+            if len(flat) > 4000:
+                flat = np.sort(rng.choice(flat, 4000, replace=False))
+            return np.unravel_index(flat, mask.shape)
+
+        return pick(core), pick(ring)
+
+    def felt_colour(self, u: int, v: int, radius: int = 12) -> NDArray[np.float32]:
+        """The felt's colour (gain applied) near pixel (u, v): the median of the model's pixels
+        around it off the painted lines."""
+        assert self.image is not None
+        y0, y1 = max(0, v - radius), min(self.h, v + radius + 1)
+        x0, x1 = max(0, u - radius), min(self.w, u + radius + 1)
+        patch = self.image[y0:y1, x0:x1]
+        off = self.markings[y0:y1, x0:x1] < 0.01
+        pix = patch[off] if off.sum() >= 10 else patch.reshape(-1, 3)
+        return np.asarray(np.median(pix, axis=0) * self.gain, np.float32)
+
+    def roi(self, x0: int, y0: int, x1: int, y1: int) -> F32:
+        """The background (gain applied) in ``[y0:y1, x0:x1]``."""
+        assert self.image is not None
+        return np.asarray(self.image[y0:y1, x0:x1] * self.gain, np.float32)
+
+    def update(self, image_bgr: U8, covered: U8, rate: float = 0.1, bands: int = 16) -> None:
+        """Blend the uncovered pixels of one horizontal band of rows into the model.
+
+        ``covered`` (h, w) uint8 is non-zero where pieces, hands and their shadows are; one band
+        of ``h / bands`` rows is updated per call, so the cost is a fraction of a frame's and a
+        pixel's time constant is ``bands / rate`` frames.
+        """
+        assert self.image is not None
+        b = self._band % bands
+        self._band += 1
+        r0, r1 = b * self.h // bands, (b + 1) * self.h // bands
+        seen = image_bgr[r0:r1].astype(np.float32) / self.gain
+        free = (covered[r0:r1] == 0) & (self.region[r0:r1] > 0)
+        band = self.image[r0:r1]
+        band[free] += np.float32(rate) * (seen[free] - band[free])
+        self._sub = None
+
+
+def foreground(
+    sub_bgr: U8,
+    sub_bg: U8,
+    region: NDArray[np.bool_],
+    min_level: float = 30.0,
+    lines: NDArray[np.bool_] | None = None,
+) -> tuple[NDArray[np.bool_], NDArray[np.uint16]]:
+    """Pixels of a coarse image that differ from the empty table, shadows excused, and the
+    summed channel difference of every pixel.
+
+    The threshold on the summed channel difference is ``min_level`` or four times the median
+    difference over the region (sensor noise, compression, texture), whichever is larger, and
+    two and a half times that on the painted ``lines`` (their edges ring after compression). A
+    pixel that is the table's own colour uniformly darkened (0.35..0.97 of it, off that line by
+    little more than the noise) is a cast shadow, not a thing.
+    """
+    diff = cv2.absdiff(sub_bgr, sub_bg)
+    level = diff.sum(axis=2, dtype=np.uint16)
+    sample = level[::4, ::4][region[::4, ::4]]
+    thr = max(min_level, 4.0 * float(np.median(sample))) if len(sample) else min_level
+    fg = (level > thr) & region
+    if lines is not None:  # a painted line's edges differ most from any model of them
+        fg &= ~lines | (level > 2.5 * thr)
+    idx = np.nonzero(fg)
+    if len(idx[0]):
+        seen = sub_bgr[idx].astype(np.float32)
+        ref = sub_bg[idx].astype(np.float32)
+        norm2 = np.maximum((ref * ref).sum(axis=1), 1.0)
+        k = (seen * ref).sum(axis=1) / norm2
+        off = np.linalg.norm(seen - k[:, None] * ref, axis=1)
+        shadow = (k > 0.35) & (k < 0.97) & (off < 12.0 + 0.06 * np.sqrt(norm2))
+        fg[idx[0][shadow], idx[1][shadow]] = False
+    return fg, level
+
+
+def hand_mask(
+    sub_bgr: U8, blob: NDArray[np.bool_], rim: NDArray[np.bool_], colour_tol: float = 60.0
+) -> NDArray[np.bool_]:
+    """The pixels of a hand-and-arm blob that have the arm's colour.
+
+    The arm's colour is read where the blob crosses the rim of the playing surface (only an arm
+    comes from there); a piece beside the hand keeps its own colour and stays out of the mask.
+    """
+    at_rim = blob & rim
+    ref = sub_bgr[at_rim if at_rim.sum() >= 5 else blob]
+    colour = np.median(ref.astype(np.float32), axis=0)
+    dist = np.abs(sub_bgr.astype(np.float32) - colour).sum(axis=2)
+    near = blob & (dist < colour_tol)
+    # the palm and forearm are one piece: keep what connects to the rim, close small gaps
+    near = cv2.morphologyEx(near.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8)) > 0
+    _, lab = cv2.connectedComponents(near.astype(np.uint8))
+    keep = np.unique(lab[near & rim])
+    keep = keep[keep > 0]
+    if not len(keep):
+        return near & blob
+    return np.isin(lab, keep) & blob
+
+
+def hand_polygons(
+    hands: NDArray[np.bool_], camera: Camera, stride: int, z_mm: float
+) -> list[FloatArray]:
+    """Polygons (table mm, on the plane ``z_mm``) of a coarse hand mask's regions: the part of
+    the table whose pieces' tops the hands hide from the camera."""
+    if not hands.any():
+        return []
+    contours, _ = cv2.findContours(
+        hands.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE
+    )
+    out = []
+    for c in contours:
+        if len(c) < 3:
+            continue
+        poly = cv2.approxPolyDP(c, 1.5, True)[:, 0].astype(np.float64) * stride + stride // 2
+        xy = camera.image_to_table(poly, z_mm)
+        if np.isfinite(xy).all():
+            out.append(xy)
+    return out
+
+
+Window = tuple[slice, slice]
+_CHANGE_LEVEL = 45  # summed channel change of a coarse pixel that is more than noise
+
+
+class FrameMemory:
+    """What a video's last frame showed around each fitted thing, to tell what moved.
+
+    Pieces at rest (most of them in most frames of a match) keep their fits; a blob already
+    tried in vain is not tried again while its pixels stay the same.
+    """
+
+    def __init__(self, stride: int) -> None:
+        self.stride = stride
+        self.things: list[tuple[object, Window, NDArray[np.int16]]] = []
+        self.ball: tuple[object, Window, NDArray[np.int16]] | None = None
+        self.rejects: list[tuple[Window, NDArray[np.int16]]] = []
+
+    def patch(self, sub: U8, uv_px: FloatArray) -> tuple[Window, NDArray[np.int16]]:
+        """The coarse pixels around an outline (full-resolution px), grown by 2."""
+        s, o = self.stride, self.stride // 2
+        h, w = sub.shape[:2]
+        x0, y0 = (max(0, int((v - o) // s) - 2) for v in uv_px.min(axis=0))
+        x1 = min(w, int((uv_px[:, 0].max() - o) // s) + 3)
+        y1 = min(h, int((uv_px[:, 1].max() - o) // s) + 3)
+        win = (slice(y0, max(y1, y0 + 1)), slice(x0, max(x1, x0 + 1)))
+        return win, sub[win].astype(np.int16)
+
+    @staticmethod
+    def _changed(sub: U8, win: Window, patch: NDArray[np.int16]) -> NDArray[np.bool_]:
+        return np.asarray(np.abs(sub[win].astype(np.int16) - patch).sum(axis=2) > _CHANGE_LEVEL)
+
+    def remember(
+        self, sub: U8, things: Sequence[tuple[object, FloatArray]], ball: object | None
+    ) -> None:
+        """This frame's fits (each with its outline, px) and the ball (if it is at rest)."""
+        self.things = [(x, *self.patch(sub, outline)) for x, outline in things]
+        self.ball = None
+        uv = getattr(ball, "uv_px", None)
+        streak = getattr(ball, "streak_px", np.zeros(2))
+        if uv is not None and np.hypot(*streak) < 1.0:
+            self.ball = (ball, *self.patch(sub, uv + np.array([[-8.0, -8.0], [8.0, 8.0]])))
+        self.rejects = self.rejects[-20:]
+
+    def unchanged(self, sub: U8, hands: NDArray[np.bool_]) -> tuple[list[Any], Any]:
+        """Last frame's fits whose pixels have not changed and no hand covers, and the ball."""
+        kept = [
+            x
+            for x, win, patch in self.things
+            if not hands[win].any() and float(self._changed(sub, win, patch).mean()) < 0.02
+        ]
+        ball = None
+        if self.ball is not None:
+            b, win, patch = self.ball
+            if not hands[win].any() and not self._changed(sub, win, patch).any():
+                ball = b
+        return kept, ball
+
+    def reject(self, sub: U8, uv_px: FloatArray) -> None:
+        self.rejects.append(self.patch(sub, uv_px))
+
+    def rejected(self, sub: U8, uv_px: FloatArray) -> bool:
+        """Whether a blob (its pixels, px) was tried in vain and has not changed since."""
+        win, patch = self.patch(sub, uv_px)
+        for w0, p0 in self.rejects:
+            if w0 == win:
+                return bool(float((np.abs(patch - p0).sum(axis=2) > _CHANGE_LEVEL).mean()) < 0.02)
+        return False

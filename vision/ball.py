@@ -1,0 +1,334 @@
+"""The ball to a fraction of a pixel: its projected silhouette fitted to the image.
+
+At 1920 x 1080 over a 2 m table the ball is about nine pixels wide, and a goal-line call turns
+on tenths of a millimetre, so the ball is not found by its brightest pixel or its blob but by
+fitting a model of its whole image: every pixel near it is explained as
+
+    I(p) = B(p) + alpha(p) * (c - B(p))
+
+with ``B`` the empty table under it (:mod:`vision.background`), ``c`` the ball's colour (solved in
+closed form at every step) and ``alpha`` the share of the pixel the ball covers: the exact
+perspective silhouette of a sphere (the circle where the cone from the camera touches it) or of
+a flat disc (hull of its top and bottom circles), with a soft one-pixel edge, a Gaussian lens
+blur and, for a moving ball, the streak of its motion during the exposure (a box filter along
+``streak_px``; the fitted centre is the middle of the streak). Gauss-Newton on the footprint
+centre (mm) and the streak (px). Pixels covered by another piece or a hand are left out, so a
+ball partly hidden beside a button is fitted on what is left of it.
+
+Pixels where the ball's colour equals the table's (a white ball over a white line) carry no
+weight by themselves, so the line under a ball on the goal line does not bias the centre.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from calibration.camera import Camera
+
+__all__ = ["BallFit", "ball_on_spots", "ball_outline", "fit_ball", "sphere_outline"]
+
+FloatArray = NDArray[np.float64]
+F32 = NDArray[np.float32]
+_N = 40  # outline points
+_STEP_MM = 0.04  # finite-difference step of the centre
+_STEP_PX = 0.2  # ... and of the streak
+_CORE = 0.7  # the lit core's share of the silhouette's size
+
+
+def sphere_outline(
+    camera: Camera, centre_mm: FloatArray, radius_mm: float, n: int = _N
+) -> FloatArray:
+    """Silhouette (n, 2) px of a sphere: the circle where the cone from the camera touches it."""
+    c = np.asarray(centre_mm, np.float64)
+    to_cam = camera.centre_mm - c
+    d = float(np.linalg.norm(to_cam))
+    axis = to_cam / d
+    rho = radius_mm * math.sqrt(max(1.0 - (radius_mm / d) ** 2, 0.0))
+    e1 = np.cross(axis, [0.0, 0.0, 1.0] if abs(axis[2]) < 0.9 else [1.0, 0.0, 0.0])
+    e1 /= np.linalg.norm(e1)
+    e2 = np.cross(axis, e1)
+    ang = np.linspace(0.0, 2.0 * np.pi, n, endpoint=False)
+    ring = np.cos(ang)[:, None] * e1 + np.sin(ang)[:, None] * e2
+    return camera.table_to_image(c + axis * radius_mm**2 / d + rho * ring)
+
+
+def ball_outline(
+    camera: Camera, xy_mm: FloatArray, diameter_mm: float, height_mm: float, z0_mm: float = 0.0
+) -> FloatArray:
+    """Convex silhouette (n, 2) px of the ball: a sphere, or a flat disc (hull of two circles)."""
+    r = diameter_mm / 2.0
+    if height_mm >= 0.8 * diameter_mm:
+        return sphere_outline(camera, np.array([xy_mm[0], xy_mm[1], z0_mm + r]), r)
+    ang = np.linspace(0.0, 2.0 * np.pi, _N, endpoint=False)
+    ring = np.column_stack([xy_mm[0] + r * np.cos(ang), xy_mm[1] + r * np.sin(ang)])
+    pts = np.concatenate(
+        [np.column_stack([ring, np.full(_N, z)]) for z in (z0_mm, z0_mm + height_mm)]
+    )
+    uv = camera.table_to_image(pts)
+    hull = cv2.convexHull(uv.astype(np.float32))[:, 0].astype(np.float64)
+    return hull
+
+
+def _coverage(outline: FloatArray, uu: F32, vv: F32) -> F32:
+    """Soft coverage (h, w) of a convex polygon: a one-pixel ramp across its edges.
+
+    The signed distance to a convex polygon is the largest signed distance to its edges' lines
+    (exact inside and along the edges), smooth in the polygon's position, so finite
+    differences of the fit see a smooth model.
+    """
+    a = outline.astype(np.float32)
+    b = np.roll(a, -1, axis=0)
+    e = b - a
+    area2 = float(np.sum(a[:, 0] * b[:, 1] - b[:, 0] * a[:, 1]))
+    n = np.column_stack([e[:, 1], -e[:, 0]]) * np.float32(1.0 if area2 > 0 else -1.0)
+    n /= np.maximum(np.linalg.norm(n, axis=1, keepdims=True), 1e-9)
+    off = np.sum(n * a, axis=1)
+    sd = uu.reshape(-1, 1) * n[:, 0] + vv.reshape(-1, 1) * n[:, 1] - off  # outward positive
+    return np.clip(0.5 - sd.max(axis=1), 0.0, 1.0).reshape(uu.shape).astype(np.float32)
+
+
+def _line_kernel(d_px: FloatArray) -> F32:
+    """Normalised box kernel along ``d_px`` (bilinear splats: sub-pixel in any direction)."""
+    half = math.ceil(float(np.abs(d_px).max()) / 2.0) + 1
+    k = np.zeros((2 * half + 1, 2 * half + 1), np.float32)
+    n = max(2, math.ceil(float(np.hypot(*d_px)) * 4))
+    pts = half + np.linspace(-0.5, 0.5, n)[:, None] * d_px
+    f = np.floor(pts).astype(int)
+    w = pts - f
+    for dx, dy in ((0, 0), (1, 0), (0, 1), (1, 1)):
+        wt = (w[:, 0] if dx else 1 - w[:, 0]) * (w[:, 1] if dy else 1 - w[:, 1])
+        np.add.at(k, (f[:, 1] + dy, f[:, 0] + dx), wt)
+    return k / k.sum()
+
+
+@dataclass(frozen=True)
+class BallFit:
+    """The fitted ball.
+
+    ``xy_mm`` footprint centre (the streak's middle for a moving ball), ``uv_px`` its projected
+    centre, ``sigma_mm`` 1-sigma of ``xy_mm`` from the fit, ``streak_px`` the motion during the
+    exposure, ``colour_bgr`` the fitted colour, ``explained`` the share of the pixels' deviation
+    from the background the model explains (0..1), ``visible`` the share of the silhouette not
+    covered by other things, ``rms`` the residual (grey levels).
+    """
+
+    xy_mm: FloatArray
+    uv_px: FloatArray
+    sigma_mm: float
+    streak_px: FloatArray
+    colour_bgr: FloatArray
+    explained: float
+    visible: float
+    rms: float
+
+
+class _Model:
+    """Everything of one ROI that does not change while the parameters do."""
+
+    def __init__(
+        self,
+        camera: Camera,
+        image: F32,
+        bg: F32,
+        valid: NDArray[np.bool_],
+        origin: tuple[int, int],
+        diameter_mm: float,
+        height_mm: float,
+        z0_mm: float,
+        psf_px: float,
+        near: NDArray[np.bool_] | None = None,
+    ) -> None:
+        self.camera, self.image, self.bg, self.valid = camera, image, bg, valid
+        self.diameter, self.height, self.z0, self.psf = diameter_mm, height_mm, z0_mm, psf_px
+        h, w = valid.shape
+        vv, uu = np.mgrid[0:h, 0:w].astype(np.float32)
+        self.uu, self.vv = uu + origin[0], vv + origin[1]
+        # A cast shadow (the felt uniformly darker) is the felt's, not the ball's: the pixels
+        # around the ball have their background darkened up to 0.55 x to match them. Not the
+        # ball's own pixels (its streak included, grown by 1.5 px): its shaded rim, darker than
+        # a pale felt, is the ball.
+        k = np.clip((image * bg).sum(axis=2) / np.maximum((bg * bg).sum(axis=2), 1.0), 0.55, 1.0)
+        if near is not None:
+            k = np.where(near, 1.0, k)
+        bg = bg * k[:, :, None]
+        self.d = (image - bg)[valid]  # (P, 3)
+        self.b = bg[valid]
+
+    def _blur(self, a: F32, p: FloatArray) -> F32:
+        if self.psf > 0:
+            a = np.asarray(cv2.GaussianBlur(a, (0, 0), self.psf), np.float32)
+        if len(p) > 2 and math.hypot(p[2], p[3]) >= 0.3:
+            k = _line_kernel(p[2:4])
+            a = np.asarray(cv2.filter2D(a, -1, k, borderType=cv2.BORDER_CONSTANT), np.float32)
+        return a
+
+    def alpha(self, p: FloatArray) -> tuple[F32, F32]:
+        """Coverage (h, w) of the whole silhouette and of its inner part (0.7 of its size)."""
+        outline = ball_outline(self.camera, p[:2], self.diameter, self.height, self.z0)
+        mid = outline.mean(axis=0)
+        whole = _coverage(outline, self.uu, self.vv)
+        inner = _coverage(mid + _CORE * (outline - mid), self.uu, self.vv)
+        return self._blur(whole, p), self._blur(inner, p)
+
+    def residual(self, p: FloatArray) -> tuple[FloatArray, FloatArray, F32]:
+        """Residuals (P * 3,), the fitted colour (3,) of the ball's core, and its coverage.
+
+        A ball is lit from above: its core is brighter than its rim (and on a pale felt the
+        rim is darker than the felt, the core lighter); two colours, solved in closed form.
+        """
+        whole, inner = self.alpha(p)
+        a1 = inner[self.valid].astype(np.float64)
+        a2 = whole[self.valid].astype(np.float64) - a1
+        # d = a1 (c1 - b) + a2 (c2 - b): per channel, y = d + (a1 + a2) b = a1 c1 + a2 c2
+        y = self.d + (a1 + a2)[:, None] * self.b
+        m = np.array([[a1 @ a1, a1 @ a2], [a1 @ a2, a2 @ a2]]) + 1e-6 * np.eye(2)
+        c = np.linalg.solve(m, np.stack([a1 @ y, a2 @ y]))  # (2, 3)
+        r = self.d - a1[:, None] * (c[0] - self.b) - a2[:, None] * (c[1] - self.b)
+        return r.ravel(), c[0], whole
+
+
+def fit_ball(
+    image_bgr: NDArray[np.uint8],
+    background: F32,
+    camera: Camera,
+    xy0_mm: FloatArray,
+    diameter_mm: float,
+    height_mm: float,
+    *,
+    excluded: NDArray[np.bool_] | None = None,
+    streak0_px: FloatArray | None = None,
+    psf_px: float = 0.5,
+    z0_mm: float = 0.0,
+    iterations: int = 6,
+) -> BallFit | None:
+    """Fit the ball near ``xy0_mm`` (footprint, table mm); None when it leaves the image.
+
+    ``background`` is the empty table for the whole image (h, w, 3) float32, gain applied;
+    ``excluded`` (h, w) marks pixels of other pieces and hands; ``streak0_px`` an initial motion
+    streak (the streak is fitted when it is at least a pixel long).
+    """
+    h, w = image_bgr.shape[:2]
+    p = np.array([float(xy0_mm[0]), float(xy0_mm[1])])
+    streak = np.zeros(2) if streak0_px is None else np.asarray(streak0_px, float)
+    moving = bool(math.hypot(*streak) >= 1.0)
+    if moving:
+        p = np.concatenate([p, streak])
+    model: _Model | None = None
+    for it in range(iterations):
+        if model is None or it == 2:  # the ROI follows the first steps once
+            outline = ball_outline(camera, p[:2], diameter_mm, height_mm, z0_mm)
+            if not np.isfinite(outline).all():
+                return None
+            pad = 3.0 + psf_px * 3 + (float(np.abs(p[2:]).max()) / 2.0 + 1.0 if moving else 0.0)
+            x0 = max(0, math.floor(outline[:, 0].min() - pad))
+            y0 = max(0, math.floor(outline[:, 1].min() - pad))
+            x1 = min(w, math.ceil(outline[:, 0].max() + pad) + 1)
+            y1 = min(h, math.ceil(outline[:, 1].max() + pad) + 1)
+            if x1 - x0 < 3 or y1 - y0 < 3:
+                return None
+            img = image_bgr[y0:y1, x0:x1].astype(np.float32)
+            valid = np.ones((y1 - y0, x1 - x0), bool)
+            if excluded is not None:
+                valid &= ~excluded[y0:y1, x0:x1]
+            if valid.sum() < 6:
+                return None
+            vv, uu = np.mgrid[y0:y1, x0:x1].astype(np.float32)
+            reach = _coverage(outline, uu, vv) > 0
+            if moving:
+                kernel = _line_kernel(p[2:4])
+                reach = cv2.filter2D(reach.astype(np.float32), -1, kernel) > 0
+            reach = cv2.dilate(reach.astype(np.uint8), np.ones((4, 4), np.uint8)) > 0
+            model = _Model(
+                camera,
+                img,
+                background[y0:y1, x0:x1],
+                valid,
+                (x0, y0),
+                diameter_mm,
+                height_mm,
+                z0_mm,
+                psf_px,
+                near=reach,
+            )
+        r0, _, _ = model.residual(p)
+        steps = [_STEP_MM, _STEP_MM] + ([_STEP_PX, _STEP_PX] if moving else [])
+        jac = np.empty((len(r0), len(p)))
+        for k, step in enumerate(steps):
+            q = p.copy()
+            q[k] += step
+            jac[:, k] = (model.residual(q)[0] - r0) / step
+        jtj = jac.T @ jac + 1e-6 * np.eye(len(p))
+        delta = -np.linalg.solve(jtj, jac.T @ r0)
+        limit = np.array([2.0, 2.0, 3.0, 3.0])[: len(p)]
+        delta = np.clip(delta, -limit, limit)  # mm, mm, px, px: no wild first steps
+        p = p + delta
+        if np.abs(delta[:2]).max() < 0.005:
+            break
+    assert model is not None
+    r, colour, _ = model.residual(p)
+    n = len(r)
+    dof = max(n - len(p) - 3, 1)
+    s2 = float(r @ r) / dof
+    try:
+        cov = s2 * np.linalg.inv(jtj)
+        sigma = math.sqrt(max(float(cov[0, 0] + cov[1, 1]) / 2.0, 0.0))
+    except np.linalg.LinAlgError:
+        sigma = float("nan")
+    total = float(np.sum(model.d**2))
+    explained = 1.0 - float(r @ r) / max(total, 1e-9)
+    full = model.alpha(p)[0]
+    visible = float(full[model.valid].sum() / max(full.sum(), 1e-9))
+    r_ball = diameter_mm / 2.0
+    z_c = z0_mm + (r_ball if height_mm >= 0.8 * diameter_mm else height_mm)
+    uv = camera.table_to_image(np.array([[p[0], p[1], z_c]]))[0]
+    return BallFit(
+        xy_mm=p[:2].copy(),
+        uv_px=uv,
+        sigma_mm=sigma,
+        streak_px=p[2:4].copy() if moving else np.zeros(2),
+        colour_bgr=colour,
+        explained=explained,
+        visible=visible,
+        rms=math.sqrt(s2),
+    )
+
+
+def ball_on_spots(
+    image_bgr: NDArray[np.uint8],
+    background: F32,
+    camera: Camera,
+    spots: Sequence[tuple[float, float]],
+    diameter_mm: float,
+    height_mm: float,
+    excluded: NDArray[np.bool_] | None,
+    felt_colour: Callable[[int, int], NDArray[np.float32]],
+) -> BallFit | None:
+    """A ball on a painted spot (the centre mark at a kick-off, a penalty mark): white on white,
+    it hardly differs from the empty table and is told from the bare mark by its fit (the
+    shading of a sphere, its shadow, its parallax) and by its colour, far from the felt's
+    (``felt_colour(u, v)`` near a pixel). The best such fit within 4 mm of a spot, or None."""
+    best = None
+    for spot in spots:
+        fit = fit_ball(
+            image_bgr,
+            background,
+            camera,
+            np.array(spot, float),
+            diameter_mm,
+            height_mm,
+            excluded=excluded,
+        )
+        if fit is None or np.hypot(*(fit.xy_mm - spot)) > 4.0:
+            continue
+        u, v = (int(c) for c in fit.uv_px)
+        contrast = float(np.linalg.norm(fit.colour_bgr - felt_colour(u, v)))
+        if fit.explained >= 0.05 and contrast >= 60.0:
+            if best is None or fit.explained > best.explained:
+                best = fit
+    return best

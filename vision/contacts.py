@@ -1,0 +1,367 @@
+"""Contacts between tracked pieces (piece-ball, piece-piece), timed between video frames.
+
+A collision is an impulse: two bodies approach, touch, and part with their relative velocity
+along the line of centres changed. At 30 frames/s the touch itself is never on a frame, so it
+is found from the motion around it. For frames ``k-2, k-1, k, k+1`` (one frame of lag) and the
+interval ``(t[k-1], t[k]]``, with ``v_pre`` each body's velocity over ``(k-2, k-1]`` and
+``v_post`` over ``(k, k+1]``, a pair (one of them moving) has a contact when
+
+- **they touch**: moved on from frame ``k-1`` at ``v_pre``, or back from frame ``k`` at
+  ``v_post``, their gap closes to ``tol_mm`` (detection noise and the hit's own deflection);
+- **the velocity changed**: the normal relative velocity grew by at least ``min_dv_mm_s``;
+- **they part**: after the hit they are not still closing in (else they meet later), and
+  they were apart at frame ``k-1`` or closing in fast (a resting contact is no hit).
+
+The time is **the velocity change**: each body moving at ``v_pre`` until the hit and at
+``v_post`` after covers ``x[k] - x[k-1]``; the least-squares hit time of each body, weighted
+by its change ``|v_post - v_pre|^2`` (the light ball dominates), else the closest approach of
+the extrapolated paths. A change at the very end of the interval is left to the next one.
+
+A ball whose velocity changes with no hit seen was struck by a piece the tracks cannot follow
+(under a hand): the striker is the piece behind the ball's new direction, at its last known
+place. A moving body missed for a frame or two is put on the line between its sightings.
+Gaps are edge to edge: disc-disc by the centres, disc-goalkeeper by the disc centre's distance
+to the rotated rectangle. Records follow :class:`simulator.state.Contact`: ``a`` is the piece
+(the faster one before the hit for piece-piece), ``b`` the ball or the other piece.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+__all__ = ["ContactFinder", "TrackContact"]
+
+FloatArray = NDArray[np.float64]
+BoolArray = NDArray[np.bool_]
+_SUB = 16  # sub-steps per frame interval when searching the touch time
+
+
+@dataclass(frozen=True)
+class TrackContact:
+    """A contact seen in the tracks: time ``t`` (s), bodies ``a`` and ``b``, ``kind``.
+
+    ``frame`` is the video frame at or after the contact; ``dv_mm_s`` the change of the normal
+    relative velocity (the impulse's size divided by the reduced mass).
+    """
+
+    t: float
+    a: str
+    b: str
+    kind: str  # "piece-ball" or "piece-piece"
+    frame: int
+    dv_mm_s: float = 0.0
+
+
+class ContactFinder:
+    """Keeps the last four frames of positions and reports contacts one frame late.
+
+    Parameters
+    ----------
+    ids, kind : (N,) the roster.
+    size_mm : (N, 2) diameters for discs, (length, width) for goalkeepers.
+    angle_rad : (N,) goalkeepers' angles (updated with :meth:`set_angles`).
+    tol_mm : a gap at most this is a touch (detection noise of both bodies).
+    min_dv_mm_s : smallest change of normal relative velocity that is an impulse.
+    """
+
+    def __init__(
+        self,
+        ids: NDArray[np.str_],
+        kind: NDArray[np.str_],
+        size_mm: FloatArray,
+        angle_rad: FloatArray,
+        tol_mm: float = 5.0,
+        min_dv_mm_s: float = 150.0,
+        refractory_frames: int = 3,
+    ) -> None:
+        self.ids = np.asarray(ids)
+        self.kind = np.asarray(kind)
+        self.n = len(self.ids)
+        self.size_mm = np.asarray(size_mm, dtype=float)
+        self.angle_rad = np.asarray(angle_rad, dtype=float).copy()
+        self.disc = self.kind != "goalkeeper"
+        self.r_mm = np.where(self.disc, self.size_mm[:, 0] / 2.0, 0.0)
+        self.r_out = np.where(self.disc, self.r_mm, np.hypot(*self.size_mm.T) / 2.0)
+        self.tol_mm = tol_mm
+        self.min_dv = min_dv_mm_s
+        self.refractory = refractory_frames
+        iu, ju = np.triu_indices(self.n, 1)
+        keep = self.disc[iu] | self.disc[ju]  # two goalkeepers never meet
+        self.pi, self.pj = iu[keep], ju[keep]
+        self._t: list[float] = []
+        self._xy: list[FloatArray] = []
+        self._ok: list[BoolArray] = []
+        self._frames: list[int] = []
+        self._moving: list[BoolArray] = []
+        self._known = np.zeros(self.n, dtype=bool)
+        self._last_hit = np.full(len(self.pi), -(10**9))
+
+    def set_angles(self, angle_rad: FloatArray) -> None:
+        self.angle_rad = np.asarray(angle_rad, dtype=float).copy()
+
+    def push(
+        self,
+        frame: int,
+        t: float,
+        xy_mm: FloatArray,
+        ok: BoolArray,
+        moving: BoolArray | None = None,
+        known: BoolArray | None = None,
+    ) -> list[TrackContact]:
+        """Add one frame (``ok``: the positions measured or predicted, not frozen or lost;
+        ``moving``: the tracker's moving state, default: all; ``known``: positions worth
+        using at all, frozen ones under a hand included, default: ``ok``).
+
+        Returns the contacts of the interval that ended one frame before this one.
+        """
+        self._moving.append(np.ones(self.n, bool) if moving is None else np.asarray(moving))
+        if len(self._moving) > 4:
+            del self._moving[0]
+        self._t.append(float(t))
+        self._xy.append(np.array(xy_mm, dtype=float))
+        self._ok.append(np.asarray(ok, dtype=bool))
+        self._frames.append(int(frame))
+        self._known = np.asarray(ok if known is None else known, dtype=bool)
+        if len(self._t) > 4:
+            del self._t[0], self._xy[0], self._ok[0], self._frames[0]
+        self._fill()
+        if len(self._t) < 4:
+            return []
+        found = self._find()
+        found += self._ball_hits(found)
+        found.sort(key=lambda c: c.t)
+        return found
+
+    def patch_last(self, idx: NDArray[np.intp], xy_mm: FloatArray) -> None:
+        """Bodies ``idx`` were at ``xy_mm`` in the last frame pushed (learnt a frame late)."""
+        if self._xy:
+            self._xy[-1][idx] = xy_mm
+            self._ok[-1][idx] = True
+
+    def _fill(self) -> None:
+        """A moving body seen again after one or two frames unseen (a hand, a missed
+        detection) is put on the straight line between its two sightings for the frames
+        between."""
+        last = len(self._t) - 1
+        if last < 1:
+            return
+        for m in np.flatnonzero(~self._ok[last - 1] & self._ok[last]):
+            k = last - 1
+            while k >= 0 and not self._ok[k][m]:
+                k -= 1
+            if k < 0 or not self._moving[k][m]:
+                continue  # a body at rest then may have started anywhen: _find extrapolates
+            ta, tb = self._t[k], self._t[last]
+            for q in range(k + 1, last):
+                f = (self._t[q] - ta) / max(tb - ta, 1e-9)
+                self._xy[q][m] = self._xy[k][m] + f * (self._xy[last][m] - self._xy[k][m])
+                self._ok[q][m] = True
+
+    def _ball_hits(self, found: list[TrackContact]) -> list[TrackContact]:
+        """A ball whose velocity changed with no hit seen: struck by a piece the tracks cannot
+        follow (under a hand). The striker is the piece behind the ball's new direction, at
+        its last known place; the time is the ball's own velocity change."""
+        t0, t1, t2, t3 = self._t
+        x0, x1, x2, x3 = self._xy
+        dt = t2 - t1
+        out: list[TrackContact] = []
+        seen = {c.b for c in found} | {c.a for c in found}
+        for b in np.flatnonzero(self.kind == "ball"):
+            if str(self.ids[b]) in seen or not all(o[b] for o in self._ok):
+                continue
+            v_pre = (x1[b] - x0[b]) / (t1 - t0)
+            v_post = (x3[b] - x2[b]) / (t3 - t2)
+            change = v_post - v_pre
+            size = float(np.hypot(*change))
+            if size < 2.0 * self.min_dv:
+                continue
+            tau, _ = _change_time((x2[b] - x1[b])[None], v_pre[None], v_post[None], dt)
+            if tau[0] > 0.95 * dt:
+                continue  # the next interval's
+            at = x1[b] + v_pre * tau[0]
+            nrm = change / size
+            cand = np.flatnonzero(self._known & (self.kind != "ball"))
+            if len(cand) == 0:
+                continue
+            bb = np.full(len(cand), b)
+            gap = self._gap(cand, bb, x1[cand], np.broadcast_to(at, (len(cand), 2)))
+            behind = ((at - x1[cand]) @ nrm) > 0.0
+            gap = np.where(behind, gap, np.inf)
+            m = int(np.argmin(gap))
+            if gap[m] > 25.0:
+                continue  # a rail, a post, the net
+            a = int(cand[m])
+            pair = np.flatnonzero(
+                ((self.pi == a) & (self.pj == b)) | ((self.pi == b) & (self.pj == a))
+            )
+            frame = self._frames[2]
+            if len(pair) and frame - self._last_hit[pair[0]] <= self.refractory:
+                continue
+            if len(pair):
+                self._last_hit[pair[0]] = frame
+            out.append(
+                TrackContact(
+                    t1 + float(tau[0]),
+                    str(self.ids[a]),
+                    str(self.ids[b]),
+                    "piece-ball",
+                    frame,
+                    size,
+                )
+            )
+        return out
+
+    def _gap(
+        self, i: NDArray[np.intp], j: NDArray[np.intp], pi: FloatArray, pj: FloatArray
+    ) -> FloatArray:
+        """Edge-to-edge gaps (..., P) for pairs ``i, j`` at centres ``pi, pj`` (..., P, 2)."""
+        d = pj - pi
+        gap = np.hypot(d[..., 0], d[..., 1]) - self.r_mm[i] - self.r_mm[j]
+        box = ~self.disc[i] | ~self.disc[j]
+        if box.any():
+            # the rectangle's centre and the disc's, in the rectangle's frame
+            rect = np.where(self.disc[i], j, i)[box]
+            sign = np.where(self.disc[i], 1.0, -1.0)[box]
+            rel = d[..., box, :] * sign[:, None]  # from the rectangle to the disc
+            ang = self.angle_rad[rect]
+            c, s = np.cos(ang), np.sin(ang)
+            u = np.abs(rel[..., 0] * c + rel[..., 1] * s) - self.size_mm[rect, 0] / 2.0
+            v = np.abs(-rel[..., 0] * s + rel[..., 1] * c) - self.size_mm[rect, 1] / 2.0
+            sd = np.hypot(np.maximum(u, 0.0), np.maximum(v, 0.0)) + np.minimum(
+                np.maximum(u, v), 0.0
+            )
+            disc = np.where(self.disc[i], i, j)[box]
+            gap[..., box] = sd - self.r_mm[disc]
+        return gap
+
+    def _find(self) -> list[TrackContact]:
+        t0, t1, t2, t3 = self._t
+        x0, x1, x2, x3 = self._xy
+        o0, o1, o2, o3 = self._ok
+        dt_a, dt_b, dt_c = t1 - t0, t2 - t1, t3 - t2
+        if min(dt_a, dt_b, dt_c) <= 0:
+            return []
+        v_pre = (x1 - x0) / dt_a
+        v_post = (x3 - x2) / dt_c
+        # A body seen since frame k-1 only (out from under a hand) has no motion before: it
+        # is taken to have moved as after (so only the other body's change shows the hit).
+        ok = o1 & o2 & o3
+        v_pre = np.where((ok & ~o0)[:, None], v_post, v_pre)
+        # Moved at all (two resting pieces side by side never hit each other).
+        still = (np.hypot(*(x2 - x1).T) < 1.5) & (np.hypot(*(v_pre).T) < 60.0)
+        i, j = self.pi, self.pj
+        # One of them moving (noise never makes two resting pieces collide).
+        moved = ~still & np.logical_or.reduce(self._moving)
+        sel = ok[i] & ok[j] & (moved[i] | moved[j])
+        # Candidates: close enough at either end of the interval to touch within it (bounding
+        # circles first: most pairs are far apart).
+        spd = np.hypot(*v_pre.T) + np.hypot(*v_post.T)
+        reach = (spd[i] + spd[j]) * dt_b + 2.0 * self.tol_mm + self.r_out[i] + self.r_out[j]
+        c1 = x1[i] - x1[j]
+        c2 = x2[i] - x2[j]
+        sel &= np.minimum(np.hypot(c1[:, 0], c1[:, 1]), np.hypot(c2[:, 0], c2[:, 1])) < reach
+        k = np.flatnonzero(sel)
+        if len(k) == 0:
+            return []
+        i, j = i[k], j[k]
+        gap1 = self._gap(i, j, x1[i], x1[j])
+        n1 = x1[j] - x1[i]
+        n1 /= np.maximum(np.hypot(*n1.T), 1e-9)[:, None]
+        closing = -((v_pre[j] - v_pre[i]) * n1).sum(1)  # > 0: approaching at frame k-1
+        # apart at frame k-1, or touching but closing in fast (the hit just after the frame)
+        approach = closing > self.min_dv / 2.0
+        tau = np.linspace(0.0, dt_b, _SUB + 1)[:, None, None]
+        # Forward from frame k-1 at v_pre: the first time the gap closes.
+        fi, fj = x1[i] + v_pre[i] * tau, x1[j] + v_pre[j] * tau
+        g_pre = self._gap(i, j, fi, fj)
+        # Backward from frame k at v_post: the last time the gap was closed.
+        bi, bj = x2[i] - v_post[i] * tau, x2[j] - v_post[j] * tau
+        g_post = self._gap(i, j, bi, bj)
+        t_pre, has_pre = _touch_time(g_pre, self.tol_mm, dt_b)
+        touching = approach & (gap1 <= self.tol_mm)
+        t_pre = np.where(touching, np.clip(gap1 / np.maximum(closing, 1e-9), 0.0, dt_b), t_pre)
+        has_pre |= touching
+        s_post, has_post = _touch_time(g_post, self.tol_mm, dt_b)
+        t_hit = np.where(
+            has_pre & has_post,
+            t1 + (t_pre + (dt_b - s_post)) / 2.0,
+            np.where(has_pre, t1 + t_pre, t2 - s_post),
+        )
+        # The impulse: change of the relative velocity along the line of centres at the hit.
+        frac = np.clip((t_hit - t1) / dt_b, 0.0, 1.0)[:, None]
+        ci = x1[i] + frac * (x2[i] - x1[i])
+        cj = x1[j] + frac * (x2[j] - x1[j])
+        n = cj - ci
+        n /= np.maximum(np.hypot(*n.T), 1e-9)[:, None]
+        u_pre = ((v_pre[j] - v_pre[i]) * n).sum(1)
+        u_post = ((v_post[j] - v_post[i]) * n).sum(1)
+        dv = u_post - u_pre
+        # The velocity change timed by each body's own path: moving at v_pre until the hit and
+        # at v_post after, it covers x2 - x1 in the interval; weighted by the change's size.
+        tau_v, w_v = _change_time(x2[i] - x1[i], v_pre[i], v_post[i], dt_b)
+        tau_u, w_u = _change_time(x2[j] - x1[j], v_pre[j], v_post[j], dt_b)
+        w = w_v + w_u
+        tau = (tau_v * w_v + tau_u * w_u) / np.maximum(w, 1e-12)
+        t_hit = np.where(w > self.min_dv**2, t1 + tau, t_hit)
+        # a change at the very end of the interval is the next interval's hit
+        late = (w > self.min_dv**2) & (tau > 0.95 * dt_b)
+        hit = ((gap1 > self.tol_mm) | approach) & (has_pre | has_post) & (dv > self.min_dv)
+        hit &= ~late
+        # after a hit the bodies part (restitution >= 0): still closing, they meet later
+        hit &= u_post > -self.min_dv / 3.0
+        hit &= self._gap(i, j, x3[i], x3[j]) - self._gap(i, j, x2[i], x2[j]) > -2.0
+        frame = self._frames[2]
+        hit &= frame - self._last_hit[k] > self.refractory
+        out: list[TrackContact] = []
+        for m in np.flatnonzero(hit):
+            a, b = int(i[m]), int(j[m])
+            if self.kind[a] == "ball" or (
+                self.kind[b] != "ball" and np.hypot(*v_pre[b]) > np.hypot(*v_pre[a])
+            ):
+                a, b = b, a
+            kind = "piece-ball" if self.kind[b] == "ball" else "piece-piece"
+            out.append(
+                TrackContact(
+                    float(t_hit[m]), str(self.ids[a]), str(self.ids[b]), kind, frame, float(dv[m])
+                )
+            )
+            self._last_hit[k[m]] = frame
+        out.sort(key=lambda c: c.t)
+        return out
+
+
+def _change_time(
+    step: FloatArray, v_pre: FloatArray, v_post: FloatArray, span: float
+) -> tuple[FloatArray, FloatArray]:
+    """When in ``[0, span]`` a body going from ``v_pre`` to ``v_post`` changed velocity to
+    cover ``step`` (P, 2), least squares; and the weight ``|v_post - v_pre|^2``."""
+    dv = v_pre - v_post
+    w = (dv * dv).sum(axis=1)
+    tau = ((step - v_post * span) * dv).sum(axis=1) / np.maximum(w, 1e-12)
+    return np.clip(tau, 0.0, span), w
+
+
+def _touch_time(gap: FloatArray, tol: float, span: float) -> tuple[FloatArray, BoolArray]:
+    """When the bodies touch along a sampled gap (S+1, P): found if the gap falls to ``tol``
+    (noise and the hit's own deflection), timed where it reaches 0, else at closest approach."""
+    _, has = _first_crossing(gap, tol, span)
+    t0, has0 = _first_crossing(gap, 0.0, span)
+    step = span / (gap.shape[0] - 1)
+    t_min = np.argmin(gap, axis=0) * step
+    return np.where(has0, t0, t_min), has
+
+
+def _first_crossing(gap: FloatArray, tol: float, span: float) -> tuple[FloatArray, BoolArray]:
+    """First sub-step time where ``gap`` (S+1, P) falls to ``tol``, linearly interpolated."""
+    below = gap <= tol
+    has = below.any(axis=0) & ~below[0]
+    first = np.argmax(below, axis=0)
+    k = np.maximum(first, 1)
+    cols = np.arange(gap.shape[1])
+    g0, g1 = gap[k - 1, cols], gap[k, cols]
+    f = np.clip((g0 - tol) / np.maximum(g0 - g1, 1e-9), 0.0, 1.0)
+    step = span / (gap.shape[0] - 1)
+    return (k - 1 + f) * step, has

@@ -1,0 +1,582 @@
+"""The detector: buttons, goalkeepers, the ball and the coaches' hands in one image, in table mm.
+
+Pipeline (one frame):
+
+1. **Coarse search** on every ``stride``-th pixel: the colour distance to the empty table
+   (:mod:`vision.background`, its gain measured on the frame) above a noise-scaled threshold,
+   inside the playing surface; cast shadows (the table's own colour, uniformly darker) are
+   dropped. Blobs are sized in mm through a per-pixel table-coordinate lookup.
+2. **Hands**: a blob larger than any piece that reaches the rim of the playing surface is a
+   hand and forearm; its pixels of the arm's colour become a hand polygon (table mm, as seen
+   over a button's top); the rest of the blob (a piece beside the hand) goes on.
+3. **Buttons** are seeded where the blobs' distance transform is wide enough and fitted as 3D
+   cylinders (:mod:`vision.solids`: footprint centre and diameter, at the team's or the rule
+   set's height); then, once the teams are known, again at their team's diameter.
+4. **Goalkeepers**: what the buttons leave, when long, is fitted as a 3D box (centre and angle),
+   from several starts when the first is poor (a goal's net beside it).
+5. **The ball**: what the pieces leave, ball-sized, is fitted by :func:`vision.ball.fit_ball`
+   (sphere silhouette, motion streak, hidden pixels left out); the best fit wins, a ball on the
+   centre or a penalty mark is looked for there; none is reported when none fits.
+6. **Teams**: the mean Lab colour of each top face, against a :class:`vision.teams.TeamModel`
+   fitted on the first frame (or configured).
+
+In a video (after :meth:`Detector.learn_background`) the fits of the last frame whose pixels
+did not change are kept: only what moved is fitted again. ``sigma_mm`` comes from each fit's
+residuals and Jacobian.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from calibration.camera import Camera
+from geometry.field import FieldModel
+from geometry.tablespec import TableSpec
+from rules.rulesets import get_ruleset
+from vision.background import Background, FrameMemory, foreground, hand_mask, hand_polygons
+from vision.ball import BallFit, ball_on_spots, fit_ball
+from vision.detections import Detections
+from vision.solids import Solid, close, distinct, fit_keeper, fit_solid, sample, top_samples
+from vision.teams import TeamModel, TeamModelError, bgr_to_lab
+
+__all__ = ["BUTTON_DIAMETER_MM", "Detector", "DetectorError"]
+
+FloatArray = NDArray[np.float64]
+U8 = NDArray[np.uint8]
+BUTTON_DIAMETER_MM = (22.0, 66.0)  # accepted fitted diameters (buttons are 25-60 mm)
+_HAND_MM2 = 4500.0  # a blob this large reaching the rails is a hand (a 60 mm button: 2827)
+# The models' own error (JPEG's chroma blur, shading, a side seen in part), which the fits'
+# residuals do not show, added to their sigma: the spread measured by bench_detect (stills).
+_MODEL_SIGMA_MM = {"button": 0.3, "goalkeeper": 0.6, "ball": 0.05}
+_SEED_MM = 10.0  # distance-transform radius that seeds a button
+_MIN_INLIERS = 0.4
+_MIN_INLIERS_KEEPER = 0.6
+_BALL_MM2 = 78.5  # a 10 mm ball's footprint
+_MIN_BALL = 0.2  # of it: the least a ball's blob (white on a pale felt: its shaded rim is lost)
+_BALL_MIN_SCORE = 0.35
+_MAX_STREAK_PX = 45.0  # a ball's motion blur: 4 m/s over 1/100 s at 1 mm a pixel
+
+
+class DetectorError(ValueError):
+    """An image the detector cannot use (wrong size, no table where the camera looks)."""
+
+
+class Detector:
+    """Finds the pieces, the ball and the hands in images of one camera over one table.
+
+    Parameters
+    ----------
+    camera : the calibrated camera (images must have its ``image_size``).
+    table : the table spec.
+    rules_name : rule set whose piece sizes and heights are the defaults (000 REGRA 2, 3).
+    teams : a :class:`TeamModel` (its colours, per-team button heights); when None it is
+        fitted on the first image with pieces.
+    stride : the coarse search looks at every ``stride``-th pixel.
+    button_diameter_mm : per-team button diameters, when known; else learned from the fits.
+
+    Without :meth:`learn_background` every image is a still: its empty table is estimated
+    from itself (slower and less sure than a learned one).
+    """
+
+    def __init__(
+        self,
+        camera: Camera,
+        table: TableSpec,
+        rules_name: str = "brasileira",
+        teams: TeamModel | None = None,
+        stride: int = 3,
+        button_diameter_mm: Mapping[str, float] | None = None,
+    ) -> None:
+        self.camera, self.table = camera, table
+        pieces = get_ruleset(rules_name).pieces or get_ruleset("brasileira").pieces
+        assert pieces is not None
+        self.sizes = pieces
+        self.teams = teams
+        self._fixed_teams = teams is not None
+        self.bg = Background(camera, table, stride)
+        self.stride = int(stride)
+        self.learned = False
+        self._frames = 0
+        # button diameters per team: configured, or learned (the median of the free fits)
+        self.team_diameter: dict[str, float] = dict(button_diameter_mm or {})
+        self._configured_diameter = set(self.team_diameter)
+        self._last_image: U8 | None = None
+        self._fitting: list[Solid] = []
+        self.memory = FrameMemory(self.stride)
+        self._sub = np.zeros((1, 1, 3), np.uint8)
+        self.ball_colour: FloatArray | None = None
+        w, h = camera.image_size
+        o = self.stride // 2
+        uu, vv = np.meshgrid(np.arange(o, w, self.stride), np.arange(o, h, self.stride))
+        self._uv_sub = np.stack([uu, vv], axis=2).astype(np.float64)
+        self._level = np.zeros(self._uv_sub.shape[:2], np.uint16)
+        xy = camera.image_to_table(self._uv_sub.reshape(-1, 2), self.sizes.button_height)
+        self._xy_sub = xy.reshape(*uu.shape, 2)
+        # mm per full-resolution pixel at each coarse pixel (at a button's height)
+        step = np.asarray(np.gradient(self._xy_sub, axis=1))
+        self._mm_px = np.nan_to_num(np.hypot(step[..., 0], step[..., 1]) / self.stride, nan=0.0)
+        # one pixel in from the rails, where the felt's model meets the wood's
+        region = cv2.erode(self.bg.region, np.ones((7, 7), np.uint8))
+        sub_region = region[o :: self.stride, o :: self.stride] > 0
+        self._region = sub_region & np.isfinite(self._xy_sub).all(axis=2)
+        inner = cv2.erode(self._region.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0
+        self._rim = self._region & ~inner
+        lines = cv2.dilate((self.bg.markings > 0.05).astype(np.uint8), np.ones((5, 5), np.uint8))
+        self._lines = lines[o :: self.stride, o :: self.stride] > 0
+
+    # ------------------------------------------------------------------ background
+    def learn_background(self, frames: Iterable[U8]) -> None:
+        """Learn the empty table from frames spread over time (hands and moving pieces vanish
+        in the median; the pieces that never moved are painted over with the felt as a still
+        would estimate it)."""
+        median = self.bg.learn(frames)
+        still = self.bg.still(np.clip(median + 0.5, 0, 255).astype(np.uint8))
+        self.bg.set(still)
+        img = np.clip(median + 0.5, 0, 255).astype(np.uint8)
+        self._last_image = img
+        found = self._detect(img)
+        covered = self._covered(found, grow_px=max(6, round(8.0 / self._scale())))
+        self.bg.set(np.where(covered[:, :, None] > 0, still, median).astype(np.float32))
+        self.learned = True
+
+    def _scale(self) -> float:
+        vals = self._mm_px[self._region]
+        return float(np.median(vals)) if len(vals) else 1.0
+
+    # ------------------------------------------------------------------ public
+    def detect(self, image_bgr: U8, frame: int = 0, t: float = 0.0) -> Detections:
+        """Detections of one BGR image (h, w, 3) uint8 of the camera's size."""
+        img = np.asarray(image_bgr)
+        w, h = self.camera.image_size
+        if img.ndim != 3 or img.shape[2] != 3 or img.shape[:2] != (h, w):
+            raise DetectorError(
+                f"image is {img.shape[1] if img.ndim > 1 else '?'}x{img.shape[0]}, the camera's "
+                f"is {w}x{h} (a camera file from another resolution?)"
+            )
+        if not self.learned:
+            self.bg.from_still(img)
+        else:
+            self.bg.measure_gain(img)
+        self._last_image = img
+        found = self._detect(img)
+        if self.learned:
+            self._frames += 1
+            if self._frames % 4 == 0:  # the light drifts slowly: a band every fourth frame
+                self.bg.update(img, self._covered(found, grow_px=4))
+        return self._detections(found, frame, t)
+
+    def check_table(self, image_bgr: U8) -> None:
+        """Raise :class:`DetectorError` unless the table is where the camera says it is
+        (:meth:`vision.background.Background.table_problem`)."""
+        img = np.asarray(image_bgr)
+        w, h = self.camera.image_size
+        if img.ndim != 3 or img.shape[:2] != (h, w):
+            raise DetectorError(f"image is not {w}x{h} BGR")
+        problem = self.bg.table_problem(img)
+        if problem:
+            raise DetectorError(problem)
+
+    # ------------------------------------------------------------------ internals
+    def _detect(self, img: U8) -> dict[str, object]:
+        s, o = self.stride, self.stride // 2
+        sub = self._sub = np.ascontiguousarray(img[o::s, o::s])
+        fg, self._level = foreground(sub, self.bg.sub, self._region, lines=self._lines)
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(fg.astype(np.uint8), connectivity=8)
+        px_mm2 = (self._mm_px * s) ** 2
+        area = np.bincount(labels.ravel(), weights=px_mm2.ravel(), minlength=n)
+        rim_hit = np.bincount(labels[self._rim], minlength=n) > 0
+        hands = np.zeros_like(fg)
+        for k in range(1, n):
+            if area[k] >= _HAND_MM2 and (rim_hit[k] or area[k] >= 4 * _HAND_MM2):
+                x, y, bw, bh = stats[k, :4]
+                win = (slice(y, y + bh), slice(x, x + bw))
+                blob = labels[win] == k
+                hands[win] |= hand_mask(sub[win], blob, self._rim[win])
+        hands = cv2.dilate(hands.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+        pieces_fg = fg & ~hands
+        bgf = self._bg_full()
+        kept, ball = self.memory.unchanged(sub, hands) if self.learned else ([], None)
+        solids = self._buttons(img, bgf, pieces_fg & ~self._raster(kept, sub.shape[:2]))
+        sil = self._raster(kept + solids, sub.shape[:2])
+        rest = pieces_fg & ~sil
+        keepers, balls = self._leftovers(img, bgf, rest, kept + solids, hands)
+        new = distinct([x for x in solids + keepers if not self._in_goal(x.p[:2])], kept)
+        self._assign_teams(new)
+        solids = kept + self._team_sizes(img, bgf, new, hands, kept)
+        if ball is None:
+            sil = self._raster(solids, sub.shape[:2])
+            ball = self._ball(img, bgf, pieces_fg & ~sil, solids, hands, balls)
+        if self.learned:
+            self.memory.remember(sub, [(x, x.hull) for x in solids if len(x.hull)], ball)
+        return {"solids": solids, "ball": ball, "hands": hands}
+
+    def _in_goal(self, xy: FloatArray) -> bool:
+        """Whether a still should not report a piece here: inside a goal's net, which a still's
+        model of the table cannot tell from a piece (a learned background can)."""
+        t = self.table
+        return (
+            not self.learned
+            and abs(float(xy[0])) > t.half_length + 1.0
+            and abs(float(xy[1])) < t.goal_width / 2.0 + t.post_diameter + 10.0
+        )
+
+    def _assign_teams(self, solids: list[Solid]) -> None:
+        """Each solid's team and team confidence, from its top face's mean Lab colour."""
+        if not solids:
+            return
+        feats = np.array([self._lab(x) for x in solids])
+        self._fitting = solids
+        teams, conf = self._teams(feats, np.array([x.p[:2] for x in solids]))
+        for x, team, c in zip(solids, teams, conf, strict=True):
+            x.team, x.team_conf = str(team), float(c)
+
+    def _team_sizes(
+        self,
+        img: U8,
+        bgf: NDArray[np.float32],
+        solids: list[Solid],
+        hands: NDArray[np.bool_],
+        kept: list[Solid] | None = None,
+    ) -> list[Solid]:
+        """Refit the buttons at their team's diameter (the median of the team's free fits).
+
+        A diameter fitted with the centre trades against it where one side of a piece is seen
+        less well; a team's buttons share one size (or the configured one), which pins it.
+        """
+        if not self.learned or not self.team_diameter:
+            for team in {x.team for x in solids if x.team}:
+                ds = [x.p[2] for x in solids if x.kind == "button" and x.team == team]
+                if len(ds) >= 3 and team not in self._configured_diameter:
+                    self.team_diameter[team] = float(np.median(ds))
+        out = []
+        for i, x in enumerate(solids):
+            d = self.team_diameter.get(x.team)
+            # a team's own button height (a set of taller buttons), else the rule set's
+            h = self.teams.height(x.team, x.height) if self.teams and x.team else x.height
+            others = [y for j, y in enumerate(solids) if j != i and close(x, y)]
+            others += [y for y in kept or [] if close(x, y)]
+            same_h = abs(h - x.height) < 0.01
+            if x.kind != "button" or ((d is None or x.sized) and not others and same_h):
+                out.append(x)
+                continue
+            y = Solid("button", np.array([x.p[0], x.p[1], d or x.p[2]]), h, team=x.team)
+            y.team_conf = x.team_conf
+            excl = self._excluded(others, hands)
+            y = fit_solid(self.camera, img, bgf, y, excl, fit_size=d is None)
+            out.append(y if self._good(y) else x)
+        return out
+
+    def _bg_full(self) -> NDArray[np.float32]:
+        assert self.bg.image is not None
+        if np.allclose(self.bg.gain, 1.0):
+            return self.bg.image
+        return np.asarray(self.bg.image * self.bg.gain, np.float32)
+
+    def _raster(
+        self, solids: list[Solid], shape: tuple[int, ...], grow: int = 1
+    ) -> NDArray[np.bool_]:
+        """Coarse mask of the solids' silhouettes, grown by ``grow`` coarse pixels."""
+        mask = np.zeros(shape[:2], np.uint8)
+        s, o = self.stride, self.stride // 2
+        polys = [np.round((x.hull - o) / s * 16).astype(np.int32) for x in solids if len(x.hull)]
+        if polys:
+            cv2.fillPoly(mask, polys, 1, cv2.LINE_8, 4)
+        if grow:
+            mask = np.asarray(cv2.dilate(mask, np.ones((2 * grow + 1, 2 * grow + 1), np.uint8)))
+        return mask > 0
+
+    def _excluded(
+        self, solids: list[Solid], hands: NDArray[np.bool_], skip: int = -1
+    ) -> NDArray[np.bool_]:
+        """Full-resolution mask of other solids (grown 2 px) and hands."""
+        w, h = self.camera.image_size
+        mask = np.zeros((h, w), np.uint8)
+        polys = [
+            np.round(x.hull * 16).astype(np.int32)
+            for i, x in enumerate(solids)
+            if i != skip and len(x.hull)
+        ]
+        if polys:
+            cv2.fillPoly(mask, polys, 1, cv2.LINE_8, 4)
+            mask = np.asarray(cv2.dilate(mask, np.ones((5, 5), np.uint8)), np.uint8)
+        if hands.any():
+            up = cv2.resize(hands.astype(np.uint8), (w, h), interpolation=cv2.INTER_NEAREST)
+            mask |= np.asarray(cv2.dilate(up, np.ones((7, 7), np.uint8)), np.uint8)
+        return mask > 0
+
+    def _buttons(self, img: U8, bgf: NDArray[np.float32], fg: NDArray[np.bool_]) -> list[Solid]:
+        """Seeds where the distance transform is wide enough for a button; cylinder fits."""
+        s = self.stride
+        dt = cv2.distanceTransform(fg.astype(np.uint8), cv2.DIST_L2, 5)
+        peak = (dt >= cv2.dilate(dt, np.ones((5, 5), np.uint8))) & (dt >= 2.0)
+        iy, ix = np.nonzero(peak)
+        r_mm = dt[iy, ix] * s * self._mm_px[iy, ix]
+        order = np.argsort(-r_mm)
+        seeds: list[tuple[FloatArray, float]] = []
+        for j in order:
+            if r_mm[j] < _SEED_MM:
+                break
+            xy = self._xy_sub[iy[j], ix[j]]
+            if all(np.hypot(*(xy - q)) > 0.8 * max(r_mm[j], rq) for q, rq in seeds):
+                seeds.append((xy, float(r_mm[j])))
+        h = self.sizes.button_height
+        solids = []
+        sizes = sorted({*self.team_diameter.values(), self.sizes.button_diameter})
+        known = list(self.team_diameter.values())
+        # in a video whose teams share one size, a button is fitted at that size at once
+        common = float(np.median(known)) if self.learned and known and np.ptp(known) < 1.0 else None
+        for xy, r in seeds:
+            if common is not None:
+                x = Solid("button", np.array([*xy, common]), h, sized=True)
+                x = fit_solid(self.camera, img, bgf, x, fit_size=False)
+                if self._good(x):
+                    solids.append(x)
+                    continue
+            d0 = float(np.clip(2 * r + 6.0, 25.0, 62.0))
+            x = fit_solid(self.camera, img, bgf, Solid("button", np.array([*xy, d0]), h))
+            for d in sizes:  # a seed that sees only a part of its piece starts too small
+                if self._good(x) or d <= d0:
+                    continue
+                x = fit_solid(self.camera, img, bgf, Solid("button", np.array([*xy, d]), h))
+            solids.append(x)
+        return [self._keeper_or(img, bgf, x) for x in solids if self._good(x)]
+
+    def _keeper_or(self, img: U8, bgf: NDArray[np.float32], x: Solid) -> Solid:
+        """A 'button' on a goal line, between the goal area's ends, may be the goalkeeper seen
+        end on: whichever model explains the pixels better wins."""
+        t = self.table
+        if abs(abs(x.p[0]) - t.half_length) > 60.0 or abs(x.p[1]) > t.goal_area.width / 2.0:
+            return x
+        none = np.zeros(img.shape[:2], bool)
+        g = self._keeper(img, bgf, x.p[:2], math.pi / 2, none)
+        return g if g is not None and g.inliers > x.inliers else x
+
+    def _good(self, x: Solid) -> bool:
+        if x.kind == "button":
+            explained = x.inliers >= _MIN_INLIERS or (x.inliers >= 0.25 and x.robust >= 0.8)
+            return explained and BUTTON_DIAMETER_MM[0] <= x.p[2] <= BUTTON_DIAMETER_MM[1]
+        # a goalkeeper stands on the field: not wholly inside a goal's net
+        inside = abs(x.p[0]) <= self.table.half_length + 2.0
+        return x.inliers >= _MIN_INLIERS_KEEPER and inside
+
+    def _blobs(self, mask: NDArray[np.bool_]) -> list[tuple[FloatArray, float, FloatArray]]:
+        """Blobs of a coarse mask: (table points (k, 2), area mm2, full-res pixels (k, 2))."""
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(
+            mask.astype(np.uint8), connectivity=8
+        )
+        out = []
+        px_mm2 = (self._mm_px * self.stride) ** 2
+        for k in range(1, n):
+            x, y, w, h = stats[k, :4]
+            iy, ix = np.nonzero(labels[y : y + h, x : x + w] == k)
+            iy, ix = iy + y, ix + x
+            out.append((self._xy_sub[iy, ix], float(px_mm2[iy, ix].sum()), self._uv_sub[iy, ix]))
+        return out
+
+    def _leftovers(
+        self,
+        img: U8,
+        bgf: NDArray[np.float32],
+        rest: NDArray[np.bool_],
+        solids: list[Solid],
+        hands: NDArray[np.bool_],
+    ) -> tuple[list[Solid], list[tuple[FloatArray, float, FloatArray]]]:
+        """Goalkeepers among what the buttons left, and the ball-sized rest."""
+        sz = self.sizes
+        gk_area = sz.goalkeeper_length * sz.goalkeeper_width
+        keepers, small = [], []
+        excluded: NDArray[np.bool_] | None = None
+        for xy, area, uv in self._blobs(rest):
+            if area >= 0.35 * gk_area and len(xy) >= 5:
+                c = xy.mean(axis=0)
+                ev, evec = np.linalg.eigh(np.cov((xy - c).T))
+                ang = math.atan2(evec[1, 1], evec[0, 1])
+                if ev[1] > 2.0 * max(ev[0], 1e-9) and not self.memory.rejected(self._sub, uv):
+                    if excluded is None:
+                        excluded = self._excluded(solids, hands)
+                    g = self._keeper(img, bgf, c, ang, excluded)
+                    if g is not None:
+                        keepers.append(g)
+                        continue
+                    if self.learned:  # a blob that is no goalkeeper: not tried again unchanged
+                        self.memory.reject(self._sub, uv)
+            if _MIN_BALL * _BALL_MM2 <= area <= 12 * _BALL_MM2:
+                small.append((xy, area, uv))
+        return keepers, small
+
+    def _keeper(
+        self,
+        img: U8,
+        bgf: NDArray[np.float32],
+        c: FloatArray,
+        ang: float,
+        excluded: NDArray[np.bool_],
+    ) -> Solid | None:
+        sz = self.sizes
+        return fit_keeper(
+            self.camera,
+            img,
+            bgf,
+            (c, ang),
+            (sz.goalkeeper_length, sz.goalkeeper_width),
+            sz.goalkeeper_height,
+            excluded,
+            self.table.half_length,
+            self._good,
+        )
+
+    def _ball(
+        self,
+        img: U8,
+        bgf: NDArray[np.float32],
+        rest: NDArray[np.bool_],
+        solids: list[Solid],
+        hands: NDArray[np.bool_],
+        _: object,
+    ) -> BallFit | None:
+        """The best ball fit among the ball-sized blobs the pieces leave; None if none fits."""
+        sz = self.sizes
+        cands = [
+            b
+            for b in self._blobs(rest)
+            if _MIN_BALL * _BALL_MM2 <= b[1] <= 12 * _BALL_MM2
+            and not self._in_goal(b[0].mean(axis=0))
+        ]
+        if not cands:
+            return None
+        o, st = self.stride // 2, self.stride
+
+        # most ball-like first: the strongest difference from the table (a ball is a solid
+        # colour, a line's or a print's leftover a faint one), not a sliver along a line
+        def rank(b: tuple[FloatArray, float, FloatArray]) -> float:
+            ij = np.round((b[2] - o) / st).astype(int)
+            strength = float(self._level[ij[:, 1], ij[:, 0]].max())
+            spread = np.sqrt(np.linalg.eigvalsh(np.cov(b[0].T))) if len(b[0]) >= 3 else np.ones(2)
+            sliver = spread[0] < 1.0 and len(b[0]) >= 3
+            return -strength * (0.3 if sliver else 1.0) / (1.0 + abs(math.log(b[1] / _BALL_MM2)))
+
+        cands.sort(key=rank)
+        excluded = self._excluded(solids, hands)
+        z_c = sz.ball_diameter / 2 if sz.ball_height >= 0.8 * sz.ball_diameter else sz.ball_height
+        scored = []
+        for _xy, _area, uv in cands[:8]:
+            c = uv.mean(axis=0)
+            xy0 = self.camera.image_to_table(c[None], z_c)[0]
+            streak = None
+            if len(uv) >= 4:
+                ev, evec = np.linalg.eigh(np.cov((uv - c).T))
+                length = math.sqrt(max(12.0 * (ev[1] - ev[0]), 0.0))
+                if length >= 3.0:
+                    streak = evec[:, 1] * length
+            fit = fit_ball(
+                img,
+                bgf,
+                self.camera,
+                xy0,
+                sz.ball_diameter,
+                sz.ball_height,
+                excluded=excluded,
+                streak0_px=streak,
+            )
+            if (
+                fit is None
+                or not np.isfinite(fit.xy_mm).all()
+                or np.hypot(*fit.streak_px) > _MAX_STREAK_PX
+            ):
+                continue
+            contrast = float(np.linalg.norm(fit.colour_bgr - bgf[int(c[1]), int(c[0])]))
+            score = fit.explained * min(1.0, contrast / 60.0)
+            if self.ball_colour is not None:
+                score *= math.exp(-float(np.linalg.norm(fit.colour_bgr - self.ball_colour)) / 80.0)
+            if not self._in_goal(fit.xy_mm):
+                scored.append((score, fit))
+        best = max(scored, key=lambda q: q[0])[1] if scored else None
+        if best is None or max(q[0] for q in scored) < _BALL_MIN_SCORE:
+            best = self._ball_on_spot(img, bgf, excluded)
+            if best is None:
+                return None
+        if best.explained > 0.8 and best.visible > 0.8 and np.hypot(*best.streak_px) < 2:
+            self.ball_colour = (
+                best.colour_bgr
+                if self.ball_colour is None
+                else 0.9 * self.ball_colour + 0.1 * best.colour_bgr
+            )
+        return best
+
+    def _ball_on_spot(
+        self, img: U8, bgf: NDArray[np.float32], excluded: NDArray[np.bool_]
+    ) -> BallFit | None:
+        field = FieldModel(self.table)
+        spots = [(0.0, 0.0), field.penalty_mark("left"), field.penalty_mark("right")]
+        return ball_on_spots(
+            img,
+            bgf,
+            self.camera,
+            spots,
+            self.sizes.ball_diameter,
+            self.sizes.ball_height,
+            excluded,
+            self.bg.felt_colour,
+        )
+
+    def _covered(self, found: dict[str, object], grow_px: int) -> U8:
+        """Full-resolution mask of the found pieces, the ball and the hands, grown."""
+        solids = found["solids"]
+        assert isinstance(solids, list)
+        hands = found["hands"]
+        assert isinstance(hands, np.ndarray)
+        mask = self._excluded(solids, hands).astype(np.uint8)
+        ball = found["ball"]
+        if isinstance(ball, BallFit):
+            cv2.circle(mask, (int(ball.uv_px[0]), int(ball.uv_px[1])), 12, 1, -1)
+        return np.asarray(cv2.dilate(mask, np.ones((2 * grow_px + 1, 2 * grow_px + 1), np.uint8)))
+
+    def _detections(self, found: dict[str, object], frame: int, t: float) -> Detections:
+        solids, ball, hands = found["solids"], found["ball"], found["hands"]
+        assert isinstance(solids, list) and isinstance(hands, np.ndarray)
+        rows: list[tuple[object, ...]] = []
+        for x in solids:
+            top = self.camera.table_to_image(np.array([[x.p[0], x.p[1], x.height]]))[0]
+            disc = x.kind == "button"
+            angle = 0.0 if disc else float(np.mod(x.p[2] + np.pi / 2, np.pi) - np.pi / 2)
+            floor = _MODEL_SIGMA_MM[x.kind]
+            sigma = math.hypot(x.sigma if np.isfinite(x.sigma) else 1.0, floor)
+            conf = float(np.clip(x.inliers, 0.0, 1.0)) * float(x.team_conf)
+            size = (x.p[2], x.p[2]) if disc else x.size
+            rows.append((x.kind, x.team, x.p[:2].copy(), top, size, angle, conf, sigma))
+        if isinstance(ball, BallFit):
+            # x2: the fit's own figure leaves out the model's shading and blur errors
+            s_mm = 2.0 * ball.sigma_mm if np.isfinite(ball.sigma_mm) else 1.0
+            d = self.sizes.ball_diameter
+            conf = float(np.clip(ball.explained, 0, 1))
+            sigma = math.hypot(s_mm, _MODEL_SIGMA_MM["ball"])
+            rows.append(("ball", "", ball.xy_mm, ball.uv_px, (d, d), 0.0, conf, sigma))
+        polys = hand_polygons(hands, self.camera, self.stride, self.sizes.button_height)
+        if not rows:
+            return Detections(**{**Detections.empty(frame, t).__dict__, "hands": polys})
+        c = list(zip(*rows, strict=True))
+        return Detections(
+            np.array(c[0]), np.array(c[1]), np.array(c[2]), np.array(c[3]),
+            np.array(c[4], float), np.array(c[5]), np.array(c[6]), np.array(c[7]),
+            hands=polys, frame=frame, t=t,
+        )  # fmt: skip
+
+    def _lab(self, x: Solid) -> FloatArray:
+        uv = top_samples(self.camera, x)
+        assert self._last_image is not None
+        return bgr_to_lab(sample(self._last_image, uv)).mean(axis=0)
+
+    def _teams(self, feats: FloatArray, xy: FloatArray) -> tuple[NDArray[np.str_], FloatArray]:
+        if self.teams is None or (not self.learned and not self._fixed_teams):
+            # the buttons define the teams (a goalkeeper's box shows its design differently)
+            use = np.array([x.kind == "button" for x in self._fitting])
+            try:
+                self.teams = TeamModel.fit(feats[use], xy[use])
+            except TeamModelError:
+                return np.full(len(feats), ""), np.full(len(feats), 0.5)
+        return self.teams.assign(feats)

@@ -1,0 +1,392 @@
+"""Buttons and goalkeepers as 3D solids, fitted to the image to a fraction of a pixel.
+
+A button is a cylinder (footprint centre, diameter; its height the team's or the rule set's),
+a goalkeeper a box (footprint centre, angle; length, width and height from the rule set). Seen
+through the camera, each has two outlines: its top face (z = height) and its silhouette (the
+convex hull of the projected top and bottom). The fit compares, pixel by pixel near those
+outlines, the coverage the model predicts (a soft edge of the pixel's size and the lens's and
+compression's blur) with the coverage observed: the colour distance to the empty table, shadows
+excused (a shadow is the felt uniformly darker), over the piece's own level. The side between
+the two outlines is seen at a share solved in closed form, so a white side on a pale felt,
+which looks like a shadow, is no trap. Gauss-Newton with analytic Jacobians (the outlines'
+motion along their normals), Cauchy weights against a neighbour, a line or a hand across the
+outline. The footprint comes out directly: nothing seen at a height is ever brought down by
+hand, the model is placed in 3D.
+
+Pixel distances to a star-shaped outline are interpolated along the angle about its centre
+(:func:`radial_sd`): smooth in the parameters and cheap for thousands of pixels.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from calibration.camera import Camera
+from geometry.pieces import rectangle_corners
+
+__all__ = [
+    "Solid",
+    "close",
+    "distinct",
+    "fit_keeper",
+    "fit_solid",
+    "sample",
+    "top_samples",
+    "unshadowed_distance",
+]
+
+FloatArray = NDArray[np.float64]
+U8 = NDArray[np.uint8]
+_K = 40  # points per circle of a button's outline
+_EDGE_MIN = 20.0  # colour distance to the felt that a piece has at least
+_BAND_PX = 3.0  # pixels this near a solid's outlines inform its fit
+_BLUR_PX = 0.8  # edge blur of the model (pixel area, lens, compression)
+_LEVEL = 0.9  # the top face's median distance to the felt x this = full coverage
+
+
+@dataclass
+class Solid:
+    """A button (p = x, y, diameter) or a goalkeeper (p = x, y, angle) being fitted."""
+
+    kind: str
+    p: FloatArray
+    height: float
+    size: tuple[float, float] = (0.0, 0.0)  # goalkeeper (length, width)
+    inliers: float = 0.0  # share of the pixels near the outlines the fit explains
+    robust: float = 0.0  # the same, outliers weighed down
+    sigma: float = math.nan
+    hull: FloatArray = field(default_factory=lambda: np.zeros((0, 2)))
+    team: str = ""
+    team_conf: float = 0.5
+    sized: bool = False  # fitted at its team's diameter already
+
+    def points(self) -> tuple[FloatArray, FloatArray]:
+        """3D points (K, 3) whose projected hull is the silhouette, and dX/dp (K, 3, 3)."""
+        x, y, q = self.p
+        if self.kind == "button":
+            ang = np.linspace(0.0, 2.0 * np.pi, _K, endpoint=False)
+            c, s = np.cos(ang), np.sin(ang)
+            ring = np.column_stack([x + q / 2 * c, y + q / 2 * s])
+            xyz = np.concatenate(
+                [
+                    np.column_stack([ring, np.zeros(_K)]),
+                    np.column_stack([ring, np.full(_K, self.height)]),
+                ]
+            )
+            d = np.zeros((2 * _K, 3, 3))
+            d[:, 0, 0] = d[:, 1, 1] = 1.0
+            d[:, 0, 2], d[:, 1, 2] = np.tile(c / 2, 2), np.tile(s / 2, 2)
+            return xyz, d
+        c4 = rectangle_corners(np.array([[x, y]]), np.array([self.size]), np.array([q]))[0]
+        xyz = np.concatenate(
+            [np.column_stack([c4, np.zeros(4)]), np.column_stack([c4, np.full(4, self.height)])]
+        )
+        d = np.zeros((8, 3, 3))
+        d[:, 0, 0] = d[:, 1, 1] = 1.0
+        d[:, 0, 2], d[:, 1, 2] = -(xyz[:, 1] - y), xyz[:, 0] - x
+        return xyz, d
+
+
+def unshadowed_distance(img: NDArray[np.float32], felt: NDArray[np.float32]) -> NDArray[np.float32]:
+    """Colour distance of pixels to the felt, a shadow on the felt (felt x 0.55..1) costing 0."""
+    k = np.clip((img * felt).sum(axis=-1) / np.maximum((felt * felt).sum(axis=-1), 1.0), 0.55, 1.0)
+    return np.asarray(np.linalg.norm(img - k[..., None] * felt, axis=-1), np.float32)
+
+
+def sample(img: NDArray[np.uint8] | NDArray[np.float32], uv: FloatArray) -> NDArray[np.float32]:
+    """Bilinear samples (N, C) of an image at points (N, 2)."""
+    m = uv.astype(np.float32).reshape(-1, 1, 2)
+    out = cv2.remap(img, m[:, :, 0], m[:, :, 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return np.asarray(out, np.float32).reshape(len(uv), -1)
+
+
+def _top_level(camera: Camera, image: U8, bg: NDArray[np.float32], s: Solid) -> float:
+    """The top face's distance to the felt, low in its range: a print brighter than the base
+    (a white stripe) must not raise it, or the base would look half covered."""
+    uv = top_samples(camera, s)
+    d = unshadowed_distance(sample(image, uv)[:, None, :3], sample(bg, uv)[:, None, :3])
+    return float(np.percentile(d, 20))
+
+
+def radial_sd(
+    poly: FloatArray, jac: FloatArray | None, centre: FloatArray, ang: FloatArray, rad: FloatArray
+) -> tuple[FloatArray, FloatArray | None]:
+    """Signed distance (outward +) of pixels, given by angle and radius about ``centre``, to a
+    star-shaped polygon (its radius interpolated along the angle, times the local cosine
+    between the radius and the edge's normal): smooth in the polygon, cheap for many pixels.
+
+    With the vertices' Jacobians ``jac`` (V, 2, P), also d(distance)/dp (N, P): minus the
+    polygon's own motion along its normal there.
+    """
+    d = poly - centre
+    pa, pr = np.arctan2(d[:, 1], d[:, 0]), np.hypot(d[:, 0], d[:, 1])
+    t = np.roll(poly, -1, axis=0) - np.roll(poly, 1, axis=0)
+    nrm = np.column_stack([t[:, 1], -t[:, 0]])
+    nrm /= np.maximum(np.linalg.norm(nrm, axis=1, keepdims=True), 1e-9)
+    nrm *= np.where(np.sum(nrm * d, axis=1) < 0, -1.0, 1.0)[:, None]
+    cos = np.sum(nrm * d, axis=1) / np.maximum(pr, 1e-9)
+    order = np.argsort(pa)
+    order = np.concatenate([order[-1:], order, order[:1]])  # wrap around by hand: np.interp's
+    xp = pa[order]  # own ``period`` sorts and copies on every call
+    xp[0] -= 2 * np.pi
+    xp[-1] += 2 * np.pi
+    sd = np.asarray((rad - np.interp(ang, xp, pr[order])) * np.interp(ang, xp, cos[order]))
+    if jac is None:
+        return sd, None
+    move = np.einsum("vi,vip->vp", nrm, jac)[order]
+    dsd = np.column_stack([-np.interp(ang, xp, move[:, k]) for k in range(jac.shape[2])])
+    return sd, dsd
+
+
+def _densify(poly: FloatArray, per_edge: int = 8) -> FloatArray:
+    """A closed polygon (V, ...) with ``per_edge`` vertices along each edge (a box's outline for
+    :func:`radial_sd`, whose interpolation along the angle needs more than the corners)."""
+    t = (np.arange(per_edge) / per_edge).reshape(1, -1, *([1] * (poly.ndim - 1)))
+    nxt = np.roll(poly, -1, axis=0)
+    return (poly[:, None] + t * (nxt - poly)[:, None]).reshape(-1, *poly.shape[1:])
+
+
+def _polygons(
+    camera: Camera, s: Solid
+) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray] | None:
+    """Top face and silhouette polygons (V, 2) px with their vertices' d(uv)/dp (V, 2, 3),
+    or None when the solid leaves the image."""
+    xyz, dxdp = s.points()
+    eps = 0.25
+    k = len(xyz)
+    shift = np.array([[eps, 0.0, 0.0], [0.0, eps, 0.0]])
+    uv_all = camera.table_to_image(np.concatenate([xyz, xyz + shift[0], xyz + shift[1]]))
+    if not np.isfinite(uv_all).all():
+        return None
+    uv = uv_all[:k]
+    ux, uy = (uv_all[k : 2 * k] - uv) / eps, (uv_all[2 * k :] - uv) / eps
+    jac = ux[:, :, None] * dxdp[:, 0, None, :] + uy[:, :, None] * dxdp[:, 1, None, :]
+    on_top = xyz[:, 2] > 0
+    top, jtop = uv[on_top], jac[on_top]
+    idx = cv2.convexHull(uv.astype(np.float32), returnPoints=False)[:, 0]
+    sil, jsil = uv[idx], jac[idx]
+    if s.kind == "goalkeeper":
+        top, jtop, sil, jsil = _densify(top), _densify(jtop), _densify(sil), _densify(jsil)
+    return top, jtop, sil, jsil
+
+
+@dataclass
+class _Roi:
+    """Pixels near one solid's outlines: their observed coverage and polar coordinates."""
+
+    alpha: FloatArray  # (P,) observed coverage
+    ang: FloatArray
+    rad: FloatArray
+    centre: FloatArray
+
+
+def _observed(
+    camera: Camera,
+    image: U8,
+    bg: NDArray[np.float32],
+    s: Solid,
+    excluded: NDArray[np.bool_] | None,
+) -> _Roi | None:
+    """Coverage observed near a solid's outlines (not excluded): the colour distance to the felt
+    (shadows excused) over a share of the piece's own level, clipped to 0..1."""
+    polys = _polygons(camera, s)
+    if polys is None:
+        return None
+    top, _, sil, _ = polys
+    h, w = image.shape[:2]
+    x0, y0 = (max(0, math.floor(v) - 5) for v in sil.min(axis=0))
+    x1, y1 = min(w, math.ceil(sil[:, 0].max()) + 6), min(h, math.ceil(sil[:, 1].max()) + 6)
+    if x1 - x0 < 6 or y1 - y0 < 6:
+        return None
+    vv, uu = np.mgrid[y0:y1, x0:x1].astype(np.float64)
+    centre = top.mean(axis=0)
+    ang = np.arctan2(vv - centre[1], uu - centre[0])
+    rad = np.hypot(uu - centre[0], vv - centre[1])
+    sd_sil = radial_sd(sil, None, centre, ang, rad)[0]
+    sd_top = radial_sd(top, None, centre, ang, rad)[0]
+    use = (np.abs(sd_sil) < _BAND_PX) | (np.abs(sd_top) < _BAND_PX)
+    if excluded is not None:
+        use &= ~excluded[y0:y1, x0:x1]
+    if use.sum() < 20:
+        return None
+    d = unshadowed_distance(
+        image[y0:y1, x0:x1][use].astype(np.float32)[:, None], bg[y0:y1, x0:x1][use][:, None]
+    )[:, 0]
+    level = max(_EDGE_MIN, _LEVEL * _top_level(camera, image, bg, s))
+    return _Roi(np.clip(d / level, 0.0, 1.0).astype(np.float64), ang[use], rad[use], centre)
+
+
+def _predict(camera: Camera, s: Solid, roi: _Roi) -> tuple[FloatArray, FloatArray] | None:
+    """Predicted coverage (P,) of the ROI's pixels and its Jacobian (P, 3).
+
+    The top face is always seen; the side between the top's and the silhouette's outlines is
+    seen at a share ``beta`` solved in closed form (a white side on a pale felt looks like a
+    shadow and is excused, a dark side counts fully).
+    """
+    polys = _polygons(camera, s)
+    if polys is None:
+        return None
+    top, jtop, sil, jsil = polys
+    sd_t, dt = radial_sd(top, jtop, roi.centre, roi.ang, roi.rad)
+    sd_s, ds = radial_sd(sil, jsil, roi.centre, roi.ang, roi.rad)
+    assert dt is not None and ds is not None
+    z_t, z_s = sd_t / _BLUR_PX, sd_s / _BLUR_PX
+    a_top = 0.5 * (1.0 - _erf(z_t / 1.4142135623730951))
+    a_sil = 0.5 * (1.0 - _erf(z_s / 1.4142135623730951))
+    g_t = -np.exp(-0.5 * z_t**2)[:, None] * dt / (2.5066282746310002 * _BLUR_PX)
+    g_s = -np.exp(-0.5 * z_s**2)[:, None] * ds / (2.5066282746310002 * _BLUR_PX)
+    side = a_sil - a_top
+    ss = float(side @ side)
+    beta = float(np.clip((roi.alpha - a_top) @ side / ss, 0.0, 1.0)) if ss > 1.0 else 1.0
+    return a_top + beta * side, g_t + beta * (g_s - g_t)
+
+
+def fit_solid(
+    camera: Camera,
+    image: U8,
+    bg: NDArray[np.float32],
+    s: Solid,
+    excluded: NDArray[np.bool_] | None = None,
+    iterations: int = 10,
+    fit_size: bool = True,
+) -> Solid:
+    """Fit a solid (a button's centre and diameter, a goalkeeper's centre and angle) to the
+    coverage observed around its outlines: Gauss-Newton on the soft model of its silhouette.
+
+    ``fit_size=False`` keeps a button's diameter (the team's, once known).
+    """
+    free = 3 if (fit_size or s.kind == "goalkeeper") else 2
+    lim = np.array([6.0, 6.0, 6.0 if s.kind == "button" else 0.2])[:free]
+    roi = _observed(camera, image, bg, s, excluded)
+    s.inliers = 0.0
+    if roi is None:
+        return s
+    r = np.zeros(0)
+    jac = np.zeros((0, free))
+    for it in range(iterations + 1):
+        pred = _predict(camera, s, roi)
+        if pred is None:
+            return s
+        r, jac = roi.alpha - pred[0], -pred[1][:, :free]  # d(residual)/dp = -d(pred)/dp
+        if it == iterations:
+            break
+        w = np.ones(len(r)) if it < 2 else 1.0 / (1.0 + (r / 0.25) ** 2)
+        jw = jac * w[:, None]
+        delta = -np.linalg.solve(jw.T @ jac + 1e-6 * np.eye(free), jw.T @ r)
+        s.p[:free] += np.clip(delta, -lim, lim)
+        if it == 1 and np.abs(delta[:2]).max() > 1.0:  # moved far: read the ROI again
+            roi = _observed(camera, image, bg, s, excluded) or roi
+        if np.abs(delta[:2]).max() < 0.005 and it >= 2:
+            iterations = it + 1  # one more pass for the final residuals
+    polys = _polygons(camera, s)
+    s.hull = polys[2] if polys is not None else np.zeros((0, 2))
+    # the share of the band the model explains; and the same with a print's holes (a dark
+    # ring, the number) weighed down
+    total = float(np.sum((roi.alpha - roi.alpha.mean()) ** 2))
+    s.inliers = max(0.0, 1.0 - float(r @ r) / max(total, 1e-9))
+    w = 1.0 / (1.0 + (r / 0.25) ** 2)
+    spread = roi.alpha - float(w @ roi.alpha) / max(float(w.sum()), 1e-9)
+    s.robust = max(0.0, 1.0 - float(w @ r**2) / max(float(w @ spread**2), 1e-9))
+    var = float(r @ r) / max(len(r) - free, 1)
+    try:
+        cov = 4.0 * var * np.linalg.inv(jac.T @ jac + 1e-9 * np.eye(free))  # x4: blurred pixels
+        s.sigma = math.sqrt(max(float(cov[0, 0] + cov[1, 1]) / 2.0, 0.0))
+    except np.linalg.LinAlgError:
+        s.sigma = math.nan
+    return s
+
+
+def fit_keeper(
+    camera: Camera,
+    image: U8,
+    bg: NDArray[np.float32],
+    start: tuple[FloatArray, float],
+    size_mm: tuple[float, float],
+    height_mm: float,
+    excluded: NDArray[np.bool_] | None,
+    half_length: float,
+    accept: Callable[[Solid], bool],
+) -> Solid | None:
+    """A goalkeeper fitted from a blob's centre and axis (``start``); when that start is poor
+    (a blob a goal's net or a neighbour lengthens), from its usual place on the goal line and
+    from starts around the blob and across it. The first fit ``accept`` finds good enough
+    (explaining three quarters of its pixels) wins, else the best accepted one."""
+    c, ang = start
+    starts = [(0.0, 0.0, 0.0)] + [
+        (dx, dy, da)
+        for dx in (-12.0, 0.0, 12.0)
+        for dy in (-12.0, 0.0, 12.0)
+        for da in (0.0, math.pi / 2)
+        if (dx, dy, da) != (0.0, 0.0, 0.0)
+    ]
+    if abs(abs(c[0]) - half_length) < 120.0:  # near a goal: across its mouth, on the line
+        x_line = math.copysign(half_length - size_mm[1] / 2.0, c[0])
+        starts[1:1] = [(x_line - c[0], dy, math.pi / 2 - ang) for dy in (0.0, -c[1])]
+    best: Solid | None = None
+    for dx, dy, da in starts:
+        g = Solid("goalkeeper", np.array([c[0] + dx, c[1] + dy, ang + da]), height_mm, size_mm)
+        g = fit_solid(camera, image, bg, g, excluded)
+        if accept(g) and (best is None or g.inliers > best.inliers):
+            best = g
+            if g.inliers > 0.75:
+                break
+    return best
+
+
+def _reach(x: Solid) -> float:
+    return float(x.p[2] / 2 if x.kind == "button" else x.size[0] / 2)
+
+
+def close(a: Solid, b: Solid) -> bool:
+    """Whether two solids' silhouettes may touch (their fits then leave each other out)."""
+    return bool(np.hypot(*(a.p[:2] - b.p[:2])) < _reach(a) + _reach(b) + 15.0)
+
+
+def distinct(solids: list[Solid], kept: list[Solid] | None = None) -> list[Solid]:
+    """The solids that do not overlap a better fit (or a ``kept`` one) by more than 5 mm: one
+    piece, two seeds (a goalkeeper counts by its half width)."""
+
+    def half(x: Solid) -> float:
+        return float(x.p[2] / 2 if x.kind == "button" else x.size[1] / 2)
+
+    keep: list[Solid] = list(kept or [])
+    n_kept = len(keep)
+    for x in sorted(solids, key=lambda q: -q.inliers):
+        if all(np.hypot(*(x.p[:2] - y.p[:2])) > half(x) + half(y) - 5.0 for y in keep):
+            keep.append(x)
+    return keep[n_kept:]
+
+
+def _erf(x: FloatArray) -> FloatArray:
+    """Error function (Abramowitz-Stegun 7.1.26, |error| < 1.5e-7), vectorised without scipy."""
+    sign = np.sign(x)
+    ax = np.abs(x)
+    t = 1.0 / (1.0 + 0.3275911 * ax)
+    poly = t * (
+        0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429)))
+    )
+    return np.asarray(sign * (1.0 - poly * np.exp(-ax * ax)))
+
+
+def top_samples(camera: Camera, s: Solid) -> FloatArray:
+    """Pixels (N, 2) inside a solid's top face (rings of a disc, a grid over a box's top)."""
+    x, y, q = s.p
+    if s.kind == "button":
+        r = np.array([0.25, 0.45, 0.62, 0.78])[:, None] * q / 2
+        ang = np.linspace(0.0, 2 * np.pi, 12, endpoint=False)[None]
+        pts = np.column_stack([(x + r * np.cos(ang)).ravel(), (y + r * np.sin(ang)).ravel()])
+    else:
+        gu, gv = np.meshgrid(
+            np.linspace(-0.4, 0.4, 7) * s.size[0], np.array([-0.3, 0, 0.3]) * s.size[1]
+        )
+        u, v = gu.ravel(), gv.ravel()
+        pts = np.column_stack(
+            [x + u * np.cos(q) - v * np.sin(q), y + u * np.sin(q) + v * np.cos(q)]
+        )
+    return camera.table_to_image(np.column_stack([pts, np.full(len(pts), s.height)]))

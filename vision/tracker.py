@@ -1,0 +1,616 @@
+"""The tracker: 23 known identities (A1..A11, B1..B11, ball) followed through a match.
+
+Detections (:class:`vision.detections.Detections`, table millimetres) feed a fixed roster of
+batched constant-velocity Kalman filters (:mod:`vision.kalman`); there are no births after the
+setup (000 REGRA 3: eleven players a team, ten buttons and a goalkeeper), only a piece coming
+back onto the field. Each frame:
+
+1. **Hands** (:mod:`vision.track_hands`). Detections inside a hand or arm polygon are dropped
+   (hands never become pieces). A track whose footprint comes within ``hand_margin_mm`` of a
+   hand is *covered*; a covered track that no detection explains is *frozen* (status
+   ``hidden``): not predicted, never lost while a hand is over it, held where last seen.
+2. **Assignment** (``scipy.optimize.linear_sum_assignment``), the most probable explanation of
+   the frame: each detection is a track's (cost ``-log(p_detect * likelihood)``), clutter
+   (``-log(clutter_per_mm2)``), or a track was missed (``-log(1 - p_detect)``). Kind and team
+   must match (a ball detection never feeds a button track). A track's likelihood mixes its
+   Kalman prediction with an impulse (a flick, a hit) that sent it anywhere physics allows:
+   within ``top speed x time since seen`` of where it was last seen, nearer more likely; under
+   a hand an impulse is likely (``p_impulse_hand``), and a frozen piece may also reappear
+   anywhere a hand went since it froze (a hand carries pieces).
+3. **Out from under a hand.** A frozen piece found far from where it froze (not the ball) is
+   woken one frame later, when it is seen again: a false detection by a hand rarely repeats,
+   and a flicked piece's path points back to where it rested, which tells which of several
+   frozen team-mates it is (a piece put down by a hand: the one whose spot is now empty).
+4. **Arrumação.** When at least ``rearrange_min`` visible pieces all leave their places in
+   one frame (the pieces put back for a kick-off, 000 REGRA 8), those tracks are re-identified,
+   per team, by the nearer of their last and their setup positions (within
+   ``rearrange_reach_mm``); those not found at once are looked for so for a second more.
+5. **Update.** An impulse restarts the filter from its last two positions; otherwise a Kalman
+   update. A visible track not found coasts (``predicted``): ``coast_s`` when moving,
+   ``lost_resting_s`` at rest (a resting piece cannot drift); then it is *lost* and returns (as
+   does a roster slot never filled at setup) only through a detection seen ``confirm_frames``
+   frames running that no track explains.
+6. **Moving / stopped** with hysteresis on a least-squares speed over the last five measured
+   positions (thresholds in :class:`TrackerConfig`).
+7. **Contacts** piece-ball and piece-piece (:mod:`vision.contacts`), one frame late.
+
+Identities at setup: per team, the goalkeeper is ``<team>1`` and the buttons ``<team>2`` ..
+``<team>11`` in order of distance from their own goal line (then across), unless the detector
+read numbers (``Detections.label`` of "2".."11"). Team names from the detector that are not the
+roster's are mapped by side: the team in the left half defends left.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numpy.typing import NDArray
+from scipy.optimize import linear_sum_assignment
+
+from vision.contacts import ContactFinder, TrackContact
+from vision.detections import Detections
+from vision.kalman import CVKalman
+from vision.track_hands import CoverMap, HandRegion
+from vision.track_types import (
+    STATUSES,
+    Candidates,
+    TrackerConfig,
+    TrackFrame,
+    kind_codes,
+    read_numbers,
+)
+
+__all__ = ["STATUSES", "TrackFrame", "Tracker", "TrackerConfig"]
+
+FloatArray = NDArray[np.float64]
+IntArray = NDArray[np.intp]
+BoolArray = NDArray[np.bool_]
+
+SEEN, PREDICTED, HIDDEN, LOST, ABSENT = range(5)  # indices into STATUSES
+_KINDS = ("button", "goalkeeper", "ball")
+_BIG = 1e6
+_WINDOW = 5  # frames of the moving / stopped speed estimate
+
+
+class Tracker:
+    """Follows the roster through a stream of :class:`Detections` (one :meth:`update` a frame).
+
+    Examples
+    --------
+    >>> d = Detections(np.array(["ball"]), np.array([""]), np.array([[3.0, 4.0]]),
+    ...                np.zeros((1, 2)), np.full((1, 2), 10.0), np.zeros(1), np.ones(1),
+    ...                np.array([0.3]), frame=0, t=0.0)
+    >>> tr = Tracker()
+    >>> f = tr.update(d)
+    >>> str(f.status[f.index("ball")]), f.xy_mm[f.index("ball")].tolist()
+    ('seen', [3.0, 4.0])
+    """
+
+    def __init__(self, config: TrackerConfig | None = None) -> None:
+        cfg = self.cfg = config or TrackerConfig()
+        self.ready = False
+        self.frame = -1
+        self.t = 0.0
+        self._team_names = [name for name, _ in cfg.teams]
+        self._team_map: dict[str, int] = {}
+        self._cover_map = CoverMap(cfg.extent_mm)
+        self._hands_now = HandRegion([])
+        self._cand = Candidates()
+        self._pending: list[tuple[float, FloatArray, IntArray, FloatArray]] = []
+        ids, team, kind = [], [], []
+        for name, _ in cfg.teams:
+            ids += [f"{name}{k}" for k in range(1, cfg.team_size + 1)]
+            team += [name] * cfg.team_size
+            kind += ["goalkeeper"] + ["button"] * (cfg.team_size - 1)
+        ids.append("ball")
+        team.append("")
+        kind.append("ball")
+        n = self.n = len(ids)
+        self.ids, self.team, self.kind = np.array(ids), np.array(team), np.array(kind)
+        self.kind_code = np.array([_KINDS.index(k) for k in kind], dtype=np.intp)
+        self.team_code = np.array(
+            [self._team_names.index(t) if t else -1 for t in team], dtype=np.intp
+        )
+        self.vmax = np.array(cfg.max_speed_mm_s)[self.kind_code]
+        default_size = np.array([[60.0, 60.0], [70.0, 15.0], [10.0, 10.0]])  # 000 REGRA 2, 3
+        self.size_mm = default_size[self.kind_code].copy()
+        self.angle_rad = np.where(self.kind_code == 1, math.pi / 2.0, 0.0)
+        self.status = np.full(n, ABSENT, dtype=np.intp)
+        self.z_last = np.zeros((n, 2))  # last measured position
+        self.r_last = np.full(n, cfg.default_sigma_mm**2)
+        self.t_seen = np.zeros(n)
+        self.hidden_since = np.zeros(n)
+        self.released_at = np.full(n, np.inf)
+        self.home = np.full((n, 2), np.nan)
+        self.moving = np.zeros(n, dtype=bool)
+        self._on = np.zeros(n, dtype=np.intp)
+        self._off = np.zeros(n, dtype=np.intp)
+        # the last _WINDOW measured positions, for a velocity free of the filter's tuning
+        self._win_xy = np.zeros((n, _WINDOW, 2))
+        self._win_t = np.full((n, _WINDOW), -np.inf)
+        self.kf = CVKalman(np.zeros((n, 2)), np.ones(n), np.full(n, cfg.q_resting))
+        self.contacts = ContactFinder(self.ids, self.kind, self.size_mm, self.angle_rad)
+        self._status_names = np.array(STATUSES)
+        self.covered = np.zeros(n, dtype=bool)
+        self._rearr_until = np.full(n, -np.inf)  # still to be found after an arrumação
+
+    # ------------------------------------------------------------------ setup
+    def _setup(self, d: Detections) -> None:
+        """Names the roster from the first frame's detections (module docstring)."""
+        cfg = self.cfg
+        self._map_teams(d)
+        dk = kind_codes(d.kind)
+        dtm = self._det_teams(d)
+        rows: list[int] = []
+        slots: list[int] = []
+        side = dict(cfg.teams)
+        for ti, (name, _) in enumerate(cfg.teams):
+            s = -1.0 if side[name] == "left" else 1.0
+            base = ti * cfg.team_size
+            keep = np.flatnonzero((dtm == ti) & (dk == 1))
+            if len(keep):  # the goalkeeper nearest its own goal
+                rows.append(int(keep[np.argmax(s * d.xy_mm[keep, 0])]))
+                slots.append(base)
+            but = np.flatnonzero((dtm == ti) & (dk == 0))
+            nums = read_numbers(d.label[but], cfg.team_size)
+            order = but
+            if nums is None:
+                fwd = s * d.xy_mm[but, 0]  # > 0 toward the own goal: defenders first
+                order = but[np.lexsort((-d.xy_mm[but, 1], -np.round(fwd / 25.0)))]
+                nums = np.arange(2, 2 + len(order))
+            for r, num in zip(order[: cfg.team_size - 1], nums[: cfg.team_size - 1], strict=True):
+                rows.append(int(r))
+                slots.append(base + int(num) - 1)
+        ball = np.flatnonzero(dk == 2)
+        if len(ball):
+            rows.append(int(ball[np.argmax(d.confidence[ball])]))
+            slots.append(self.n - 1)
+        self._bind(np.array(slots, np.intp), d, np.array(rows, np.intp), home=True)
+        self.ready = True
+
+    def _map_teams(self, d: Detections) -> None:
+        names = sorted({str(t) for t in d.team if t})
+        if set(names) <= set(self._team_names):
+            self._team_map = {t: self._team_names.index(t) for t in names}
+            return
+        # The detector's own names: the team whose pieces sit left defends left.
+        sides = [s for _, s in self.cfg.teams]
+        mean_x = [float(d.xy_mm[d.team == t, 0].mean()) for t in names]
+        order = [names[k] for k in np.argsort(mean_x)]
+        if len(order) == 1:
+            self._team_map = {order[0]: sides.index("left" if mean_x[0] < 0 else "right")}
+        else:
+            self._team_map = {order[0]: sides.index("left"), order[-1]: sides.index("right")}
+
+    def _det_teams(self, d: Detections) -> IntArray:
+        out = np.full(len(d), -1, dtype=np.intp)
+        for name, code in self._team_map.items():
+            out[d.team == name] = code
+        return out
+
+    def _bind(self, slots: IntArray, d: Detections, rows: IntArray, home: bool = False) -> None:
+        """Tracks ``slots`` found at rest at detections ``rows``."""
+        if len(slots) == 0:
+            return
+        xy = d.xy_mm[rows]
+        r = np.maximum(d.sigma_mm[rows], 0.05) ** 2
+        self.kf.hold(slots, xy, r)
+        self.status[slots] = SEEN
+        self.z_last[slots] = xy
+        self.r_last[slots] = r
+        self.t_seen[slots] = self.t
+        self.released_at[slots] = np.inf
+        self.moving[slots] = False
+        self._win_t[slots] = -np.inf
+        sized = (d.size_mm[rows] > 0).all(axis=1)
+        self.size_mm[slots[sized]] = d.size_mm[rows[sized]]
+        if home:
+            self.home[slots] = xy
+        keeper = self.kind_code[slots] == 1
+        self.angle_rad[slots[keeper]] = d.angle_rad[rows[keeper]]
+        self.contacts = ContactFinder(self.ids, self.kind, self.size_mm, self.angle_rad)
+
+    # ------------------------------------------------------------------ per frame
+    def update(self, d: Detections) -> TrackFrame:
+        """Fold in one frame's detections; returns every roster track at this frame."""
+        cfg = self.cfg
+        frame = int(d.frame) if d.frame > self.frame else self.frame + 1
+        if self.frame < 0 or d.t > self.t:
+            t = float(d.t)
+        else:
+            t = self.t + (frame - self.frame) / cfg.fps
+        dt = t - self.t if self.frame >= 0 else 0.0
+        self.frame, self.t = frame, t
+        hands = HandRegion(d.hands)
+        self._hands_now = hands
+        if hands:
+            self._cover_map.mark(d.hands, t)
+            # hands never become pieces (a piece peeking out at a hand's edge still counts)
+            d = d.select(hands.distance(d.xy_mm) >= -self.cfg.hand_drop_mm)
+        if not self.ready:
+            if len(d):
+                self._setup(d)
+            return self._output([])
+        dk = kind_codes(d.kind)
+        dtm = self._det_teams(d)
+        dr = np.maximum(d.sigma_mm, 0.05) ** 2
+        used = np.zeros(len(d), dtype=bool)
+
+        vis = (self.status == SEEN) | (self.status == PREDICTED)
+        self.kf.q = np.where(self.moving, cfg.q_moving, cfg.q_resting)
+        self.kf.predict(np.full(self.n, dt), vis)
+        self._cover(hands, vis)
+        self._emerge(d, dk, dtm, dr, used)
+        matched = self._assign(d, dk, dtm, dr, used)
+        self._coast(matched)
+        self._return(d, dk, dtm, used)
+        self._motion()
+        ok = (self.status == SEEN) | (self.status == PREDICTED)
+        xy = np.where((self.status == SEEN)[:, None], self.z_last, self.kf.xy_mm)
+        self.contacts.set_angles(self.angle_rad)
+        known = ok | (self.status == HIDDEN)
+        found = self.contacts.push(frame, t, xy, ok, self.moving, known)
+        return self._output(found)
+
+    def _compat(self, tracks: IntArray, dk: IntArray, dtm: IntArray) -> FloatArray:
+        """Extra cost (T, D) of each pairing by kind and team: 0, log 2 (team unknown), or BIG."""
+        same_kind = self.kind_code[tracks][:, None] == dk[None, :]
+        tc = self.team_code[tracks][:, None]
+        same_team = (tc == dtm[None, :]) | (tc < 0)
+        unknown = (dtm[None, :] < 0) & (tc >= 0)
+        return np.where(
+            same_kind & same_team, 0.0, np.where(same_kind & unknown, math.log(2), _BIG)
+        )
+
+    def _cover(self, hands: HandRegion, vis: BoolArray) -> None:
+        """Which tracks a hand may hide now; frozen tracks no longer covered are released."""
+        hid = self.status == HIDDEN
+        self.covered = np.zeros(self.n, dtype=bool)
+        if hands:
+            idx = np.flatnonzero(vis | hid)
+            # the footprint touches a hand, or nearly: the camera sees a piece's top, the
+            # hand's underside and the arm at other heights, so the hidden area spreads
+            reach = self.size_mm[idx, 0] / 2.0 + self.cfg.hand_margin_mm
+            self.covered[idx] = hands.distance(self.kf.xy_mm[idx]) < reach
+        self.released_at[hid & self.covered] = np.inf
+        out = hid & ~self.covered
+        self.released_at[out] = np.minimum(self.released_at[out], self.t)
+
+    def _rearrange(
+        self, d: Detections, moved: IntArray, cols: IntArray, used: BoolArray
+    ) -> IntArray:
+        """Arrumação (000 REGRA 8): tracks ``moved`` re-identified among detections ``cols``
+        by the nearer of their last and their setup positions."""
+        dk, dtm = kind_codes(d.kind[cols]), self._det_teams(d.select(cols))
+        z = d.xy_mm[cols]
+        d_last = np.hypot(*(z[None] - self.z_last[moved][:, None]).transpose(2, 0, 1))
+        d_home = np.hypot(*(z[None] - self.home[moved][:, None]).transpose(2, 0, 1))
+        cost = np.fmin(d_last, np.nan_to_num(d_home, nan=np.inf)) + self._compat(moved, dk, dtm)
+        # a piece put back lands near its place; others are left to the frames that follow
+        cost[cost > self.cfg.rearrange_reach_mm] = _BIG
+        r, c = linear_sum_assignment(np.minimum(cost, _BIG))
+        ok = cost[r, c] < _BIG
+        self._bind(moved[r[ok]], d, cols[c[ok]])
+        used[cols[c[ok]]] = True
+        return moved[r[ok]]
+
+    def _assign(
+        self,
+        d: Detections,
+        dk: IntArray,
+        dtm: IntArray,
+        dr: FloatArray,
+        used: BoolArray,
+        rearranged: bool = False,
+    ) -> IntArray:
+        """Stage A (module docstring); returns the tracks updated by a detection."""
+        cfg = self.cfg
+        act = np.flatnonzero(
+            (self.status == SEEN) | (self.status == PREDICTED) | (self.status == HIDDEN)
+        )
+        act = act[self.t_seen[act] < self.t]  # not bound this frame already
+        cols = np.flatnonzero(~used)
+        if len(act) == 0 or len(cols) == 0:
+            return np.zeros(0, np.intp)
+        z, r = d.xy_mm[cols], dr[cols]
+        hid = self.status[act] == HIDDEN
+        pos = self.kf.xy_mm[act]
+        s = self.kf.P[act, 0][:, None] + r[None, :]
+        diff = z[None, :, :] - pos[:, None, :]
+        d2 = (diff * diff).sum(-1)
+        log_gauss = -d2 / (2.0 * s) - np.log(2.0 * math.pi * s)
+        anchor = np.where(hid[:, None], pos, self.z_last[act])
+        dl = np.hypot(*(z[None, :, :] - anchor[:, None, :]).transpose(2, 0, 1))
+        elapsed = self.t - self.t_seen[act]  # the piece moved freely since it was last seen
+        reach = self.vmax[act] * np.maximum(elapsed, 1e-3)
+        gate = dl <= reach[:, None] + 3.0 * np.sqrt(self.r_last[act][:, None] + r[None]) + 5.0
+        # the longer unseen, the further an impulse may have sent it; a frozen piece comes out
+        # from under its hand (a flick) or anywhere the hand went (a carry)
+        lam = np.where(hid, cfg.hidden_scale_mm, np.maximum(cfg.impulse_scale_mm, reach / 4.0))
+        lam = lam[:, None]
+        log_jump = -dl / lam - np.log(2.0 * math.pi * lam * lam)
+        # under a hand a piece is likely being flicked or carried
+        eps = np.where(hid | self.covered[act], cfg.p_impulse_hand, cfg.p_impulse)[:, None]
+        compat = self._compat(act, dk[cols], dtm[cols])
+        # Many visible pieces all gone from their places at once: an arrumação. Those not
+        # found at once (a piece missed, one put back off its place) are looked for again in
+        # the next frames.
+        near = (compat < _BIG) & (d2 <= (3.0 * np.sqrt(s) + 3.0) ** 2)
+        moved = ~hid & ~self.covered[act] & ~near.any(axis=1)
+        free = ~near.any(axis=0)
+        start = moved.sum() >= cfg.rearrange_min and free.sum() >= cfg.rearrange_min
+        again = moved & (self._rearr_until[act] >= self.t)
+        if not rearranged and (start or (again.any() and free.any())):
+            who = act[moved] if start else act[again]
+            bound = self._rearrange(d, who, cols[free], used)
+            if start:
+                self._rearr_until[who] = self.t + 1.0
+            self._rearr_until[bound] = -np.inf
+            return np.concatenate([bound, self._assign(d, dk, dtm, dr, used, True)])
+        if hid.any():
+            swept = self._swept(act[hid], z)
+            gate[hid] |= swept
+            carry = np.where(swept, -math.log(cfg.sweep_area_mm2), -np.inf)
+            log_jump[hid] = np.logaddexp(log_jump[hid], carry) - math.log(2.0)
+        log_l = np.logaddexp(np.log1p(-eps) + log_gauss, np.log(eps) + log_jump)
+        p_d = np.where(hid | self.covered[act], cfg.p_detect_hidden, cfg.p_detect)
+        cost = -(np.log(p_d)[:, None] + log_l) + compat
+        cost = np.where(gate, cost, _BIG)
+        # the augmented matrix: [pairings | misses] over [clutter | 0]
+        nt, nd = cost.shape
+        big = np.full((nt + nd, nd + nt), _BIG)
+        big[:nt, :nd] = cost
+        big[np.arange(nt), nd + np.arange(nt)] = -np.log1p(-p_d)
+        big[nt + np.arange(nd), np.arange(nd)] = -math.log(cfg.clutter_per_mm2)
+        big[nt:, nd:] = 0.0
+        rr, cc = linear_sum_assignment(big)
+        pair = (rr < nt) & (cc < nd)
+        tri, dji = rr[pair], cc[pair]
+        nis = d2[tri, dji] / s[tri, dji]
+        near = nis <= cfg.restart_nis
+        used[cols[dji]] = True
+        # A piece out from under a hand, far from where it was frozen: wait one frame to see
+        # it again (a false detection by a hand rarely repeats) and where it came from (another
+        # frozen piece of its team could be it). The ball, alone of its kind, wakes at once.
+        # So does a visible piece that jumped where a frozen team-mate could have come out.
+        defer = np.zeros(len(tri), dtype=bool)
+        for m in np.flatnonzero(~near):
+            own = act[tri[m]]
+            rivals = act[hid & gate[:, dji[m]] & (cost[:, dji[m]] < _BIG)]
+            rivals = rivals[self._same_group(rivals, own)]
+            if hid[tri[m]]:
+                if len(rivals) < 2 and self.kind_code[own] == 2:
+                    continue
+            elif len(rivals) == 0:
+                continue
+            else:
+                rivals = np.append(rivals, own)
+            defer[m] = True
+            origin = np.where((self.status[rivals] == HIDDEN)[:, None],
+                              self.kf.xy_mm[rivals], self.z_last[rivals])  # fmt: skip
+            self._pending.append((self.t, z[dji[m]].copy(), rivals, origin))
+        tri, dji, near = tri[~defer], dji[~defer], near[~defer]
+        ti = act[tri]
+        zz, rz = z[dji], r[dji]
+        was_hidden = hid[tri]
+        # a Kalman update near the prediction (or the frozen spot) ...
+        up = near
+        self.kf.update(ti[up], zz[up], rz[up])
+        # ... an impulse restarts the filter; a frozen piece found elsewhere starts at rest
+        jump = ~near & ~was_hidden
+        k = ti[jump]
+        self.kf.restart(
+            k, zz[jump], rz[jump], self.z_last[k], self.t - self.t_seen[k], self.r_last[k]
+        )
+        woke = ti[~near & was_hidden]
+        self.kf.hold(woke, zz[~near & was_hidden], rz[~near & was_hidden])
+        self.kf.P[woke, 2] = (0.5 * self.vmax[woke]) ** 2
+        self._seen_at(ti, zz, rz)
+        return ti
+
+    def _same_group(self, tracks: IntArray, like: int) -> BoolArray:
+        same = self.kind_code[tracks] == self.kind_code[like]
+        return np.asarray(same & (self.team_code[tracks] == self.team_code[like]))
+
+    def _emerge(
+        self, d: Detections, dk: IntArray, dtm: IntArray, dr: FloatArray, used: BoolArray
+    ) -> None:
+        """Settles last frame's deferred emergences: which piece came out from a hand.
+
+        Each piece seen a frame ago at ``W`` is found again (the nearest detection it can have
+        reached that no visible team-mate explains). Then all of them are given to their
+        rivals at once (Hungarian): cost the distance from ``W`` back to where each rival
+        was, plus, for a piece that moves on, how far that place lies off its path (a flicked
+        piece travels straight from where it rested). Discs cannot pass through each other, so
+        the shortest total is the order they kept. A piece that did not move on (put down by a
+        hand) only goes to a rival whose place is now uncovered and empty.
+        """
+        pending, self._pending = self._pending, []
+        live: list[tuple[float, FloatArray, IntArray, FloatArray]] = []
+        for t_w, w_xy, rivals, origins in pending:
+            # frozen rivals still frozen, visible ones still visible and not yet found again
+            keep = (self.status[rivals] == HIDDEN) | (
+                (self.status[rivals] == PREDICTED) & (self.t_seen[rivals] <= t_w)
+            )
+            if keep.any():
+                live.append((t_w, w_xy, rivals[keep], origins[keep]))
+        if not live or not len(d):
+            return
+        # each piece seen again: the detections it can have reached, nearest first, jointly
+        reach = np.full((len(live), len(d)), _BIG)
+        for m, (t_w, w_xy, rivals, _) in enumerate(live):
+            like = int(rivals[0])
+            comp = (self._compat(np.array([like]), dk, dtm)[0] < _BIG) & ~used
+            # not a detection a visible track of the group already explains
+            vis = np.flatnonzero(
+                ((self.status == SEEN) | (self.status == PREDICTED))
+                & (self.kind_code == self.kind_code[like])
+                & (self.team_code == self.team_code[like])
+            )
+            if len(vis):
+                gap = np.hypot(*(d.xy_mm[None] - self.kf.xy_mm[vis][:, None]).transpose(2, 0, 1))
+                tight = 3.0 * np.sqrt(self.kf.P[vis, 0][:, None] + dr[None]) + 3.0
+                comp &= ~(gap <= tight).any(axis=0)
+            dist = np.hypot(*(d.xy_mm - w_xy).T)
+            ok = comp & (dist <= self.vmax[like] * (self.t - t_w) + 10.0)
+            reach[m, ok] = dist[ok]
+        pr, pc = linear_sum_assignment(reach)
+        found = [(*live[m], int(j)) for m, j in zip(pr, pc, strict=True) if reach[m, j] < _BIG]
+        for f in found:
+            used[f[4]] = True
+        if not found:
+            return
+        tracks = np.unique(np.concatenate([f[2] for f in found]))
+        cost = np.full((len(found), len(tracks)), _BIG)
+        for m, (_, w_xy, rivals, origin, j) in enumerate(found):
+            col = np.searchsorted(tracks, rivals)
+            back = np.hypot(*(w_xy - origin).T)
+            step = d.xy_mm[j] - w_xy
+            if np.hypot(*step) >= 10.0:
+                u = step / np.hypot(*step)
+                side = np.abs((w_xy - origin) @ np.array([-u[1], u[0]]))
+                ahead = ((w_xy - origin) @ u) < -10.0  # its place lies ahead of it: not it
+                cost[m, col] = back + side + np.where(ahead, 1e3, 0.0)
+            else:
+                covered = self._hands_now.distance(origin)
+                reach = self.size_mm[rivals, 0] / 2.0 + self.cfg.hand_margin_mm
+                near = np.hypot(*(d.xy_mm[None] - origin[:, None]).transpose(2, 0, 1))
+                vacated = (covered >= reach) & ~(near < 10.0).any(axis=1)
+                cost[m, col] = back + np.where(vacated, 0.0, 1e4)
+        rows, cols = linear_sum_assignment(cost)
+        for m, k in zip(rows, cols, strict=True):
+            t_w, w_xy, _, _, j = found[m]
+            ci = tracks[k : k + 1]
+            zj, rj = d.xy_mm[j : j + 1], dr[j : j + 1]
+            self.kf.restart(ci, zj, rj, w_xy[None], np.array([self.t - t_w]), rj)
+            self._seen_at(ci, zj, rj)
+            self.contacts.patch_last(ci, w_xy[None])  # it was there a frame ago
+        for m in set(range(len(found))) - set(rows.tolist()):
+            used[found[m][4]] = False  # not explained after all: back to the assignment
+
+    def _seen_at(self, tracks: IntArray, z: FloatArray, r: FloatArray) -> None:
+        self.status[tracks] = SEEN
+        self.z_last[tracks] = z
+        self.r_last[tracks] = r
+        self.t_seen[tracks] = self.t
+        self.released_at[tracks] = np.inf
+
+    def _swept(self, tracks: IntArray, z: FloatArray) -> BoolArray:
+        """(T, D): detection ``z`` lies where a hand went since the track froze."""
+        last = self._cover_map.last_covered(z)
+        return np.asarray(last[None, :] >= self.hidden_since[tracks][:, None] - 1e-6)
+
+    def _coast(self, matched: IntArray) -> None:
+        cfg = self.cfg
+        was = np.zeros(self.n, dtype=bool)
+        was[matched] = True
+        vis = ((self.status == SEEN) | (self.status == PREDICTED)) & ~was
+        vis &= self.t_seen < self.t
+        # not found where a hand may hide it: frozen where last seen, not lost, no drift
+        new = np.flatnonzero(vis & self.covered)
+        self.kf.hold(new, self.z_last[new], self.r_last[new])
+        self.status[new] = HIDDEN
+        self.hidden_since[new] = self.t
+        self.released_at[new] = np.inf
+        self.moving[new] = False
+        self.status[vis & ~self.covered] = PREDICTED
+        unseen = self.t - self.t_seen
+        limit = np.where(self.moving, cfg.coast_s, cfg.lost_resting_s)
+        gone = np.flatnonzero(
+            ((self.status == PREDICTED) & (unseen > limit))
+            | ((self.status == HIDDEN) & (self.t - self.released_at > cfg.release_s))
+        )
+        self.status[gone] = LOST
+        self.kf.v_mm_s[gone] = 0.0
+        self.moving[gone] = False
+
+    def _return(self, d: Detections, dk: IntArray, dtm: IntArray, used: BoolArray) -> None:
+        """Unexplained detections seen ``confirm_frames`` running fill lost or absent slots."""
+        cfg = self.cfg
+        c = self._cand
+        rows = np.flatnonzero(~used)
+        z = d.xy_mm[rows]
+        count = np.ones(len(rows), dtype=np.intp)
+        first = z.copy()
+        if len(c.xy) and len(rows):
+            dist = np.hypot(*(z[None] - c.xy[:, None]).transpose(2, 0, 1))
+            same = (c.kind[:, None] == dk[rows][None]) & (c.team[:, None] == dtm[rows][None])
+            reach = np.array(cfg.max_speed_mm_s)[c.kind][:, None] / cfg.fps + 10.0
+            cost = np.where(same & (dist <= reach), dist, _BIG)
+            rr, cc = linear_sum_assignment(cost)
+            ok = cost[rr, cc] < _BIG
+            count[cc[ok]] = c.count[rr[ok]] + 1
+            first[cc[ok]] = c.first[rr[ok]]
+        self._cand = Candidates(z, dk[rows], dtm[rows], count, d.sigma_mm[rows], first)
+        ready = np.flatnonzero(count >= cfg.confirm_frames)
+        if len(ready) == 0:
+            return
+        free_mask = (self.status == LOST) | (self.status == ABSENT)
+        # The ball is one: a ball that rolls while its track rests, or that stays while its
+        # track is unseen (no hand over it) for a second, is the ball (a false ball, a mark or
+        # a reflection, never moves).
+        b = self.n - 1
+        rolled = (dk[rows[ready]] == 2) & (np.hypot(*(z[ready] - first[ready]).T) > 20.0)
+        unseen = self.t - self.t_seen[b] > 1.0 and self.status[b] != HIDDEN
+        if (dk[rows[ready]] == 2).any() and (unseen or (rolled.any() and not self.moving[b])):
+            free_mask[b] = True
+            ready = ready[(dk[rows[ready]] != 2) | rolled | unseen]
+        free = np.flatnonzero(free_mask)
+        if len(free) == 0:
+            return
+        comp = self._compat(free, dk[rows[ready]], dtm[rows[ready]])
+        zr = z[ready]
+        d_last = np.hypot(*(zr[None] - self.z_last[free][:, None]).transpose(2, 0, 1))
+        d_home = np.hypot(*(zr[None] - self.home[free][:, None]).transpose(2, 0, 1))
+        near = np.fmin(d_last, np.nan_to_num(d_home, nan=np.inf))
+        cost = np.where((self.status[free] == ABSENT)[:, None], 1e4, near) + comp
+        rr, cc = linear_sum_assignment(cost)
+        ok = cost[rr, cc] < _BIG
+        self._bind(free[rr[ok]], d, rows[ready[cc[ok]]])
+        used[rows[ready[cc[ok]]]] = True
+
+    def _window_speed(self) -> FloatArray:
+        """Least-squares speed over the last measured positions (the filter's where too few)."""
+        k = self.frame % _WINDOW
+        seen = self.status == SEEN
+        self._win_xy[seen, k] = self.z_last[seen]
+        self._win_t[:, k] = np.where(seen, self.t, -np.inf)
+        w = np.isfinite(self._win_t)
+        n = w.sum(axis=1)
+        tt = np.where(w, self._win_t, 0.0)
+        tm = tt.sum(axis=1) / np.maximum(n, 1)
+        dt = np.where(w, tt - tm[:, None], 0.0)
+        xm = (self._win_xy * w[..., None]).sum(axis=1) / np.maximum(n, 1)[:, None]
+        dx = np.where(w[..., None], self._win_xy - xm[:, None], 0.0)
+        den = np.maximum((dt * dt).sum(axis=1), 1e-12)
+        v = (dt[..., None] * dx).sum(axis=1) / den[:, None]
+        speed = np.hypot(v[:, 0], v[:, 1])
+        return np.asarray(np.where(n >= 3, speed, np.hypot(*self.kf.v_mm_s.T)))
+
+    def _motion(self) -> None:
+        """Moving / stopped with hysteresis (:class:`TrackerConfig`)."""
+        cfg = self.cfg
+        live = (self.status == SEEN) | (self.status == PREDICTED)
+        speed = self._window_speed()
+        self._on = np.where(live & (speed > cfg.moving_on_mm_s), self._on + 1, 0)
+        self._off = np.where(live & (speed < cfg.moving_off_mm_s), self._off + 1, 0)
+        start = (self._on >= cfg.moving_on_frames) | (live & (speed > cfg.moving_fast_mm_s))
+        stop = (self._off >= cfg.moving_off_frames) | ~live
+        self.moving = np.where(self.moving, ~stop, start)
+
+    def _output(self, found: list[TrackContact]) -> TrackFrame:
+        frozen = (self.status == HIDDEN) | (self.status == LOST) | (self.status == ABSENT)
+        return TrackFrame(
+            self.frame,
+            self.t,
+            self.ids,
+            self.team,
+            self.kind,
+            self.kf.xy_mm.copy(),
+            np.where(frozen[:, None], 0.0, self.kf.v_mm_s),
+            np.sqrt(self.kf.P[:, 0]),
+            self.moving.copy(),
+            self._status_names[self.status],
+            tuple(found),
+        )
