@@ -210,6 +210,8 @@ class Match:
         """Every video frame of the first ``seconds`` of the match."""
         for ft in self._play():
             if ft.t > seconds + 1e-9:
+                # The referee has already judged this frame: its events are past the end too.
+                self.events[:] = [e for e in self.events if e["frame"] < ft.frame]
                 return
             yield ft
 

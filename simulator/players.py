@@ -19,7 +19,8 @@ mouth for the aim keeping the widest angular clearance from the posts, the goalk
 the defender will put it, :func:`keeper_spot`, and the other pieces) is good enough for the
 lance; else a pass off a team-mate, planned with :func:`pass_rest` to leave the ball where the
 next lance can shoot; else a move (:meth:`Player.intent`): clear, advance, approach the goal,
-or, on the last lance, often kick the ball out ("safety", the opponent's restart is restricted).
+or, on the last lance, often kick the ball out ("safety", the opponent's restart is restricted)
+or slide a button beside the ball to shut it in (:meth:`Player.close_ball`, REGRA 4 BLOQUEIO).
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ from simulator.physics import (
     STOP_MM_S,
     speed_for_distance,
 )
+from simulator.truth import ball_blocked_by
 
 __all__ = [
     "Flick",
@@ -85,7 +87,7 @@ class Flick:
     piece: str
     direction_rad: float
     speed_mm_s: float
-    intent: str  # "shot", "pass", "approach", "advance", "clear", "safety"
+    intent: str  # "shot", "pass", "approach", "advance", "clear", "safety", "shield"
     target_xy: tuple[float, float]
 
 
@@ -294,6 +296,8 @@ class Player:
         own half and in the attacking half (:meth:`intent`).
     shoot_p : the least chance of scoring (the aim error within the shot's half-window) for
         which the coach shoots, on lances 1, 2 and 3 (the last has nothing better to do).
+    shield : chance that the coach ends a jogada by sliding a button beside the ball to shut
+        it in, when he sees such a spot (:meth:`close_ball`).
     """
 
     def __init__(
@@ -307,6 +311,7 @@ class Player:
         risk: float = 0.3,
         safety: tuple[float, float] = (0.85, 0.3),
         shoot_p: tuple[float, float, float] = (0.2, 0.15, 0.03),
+        shield: float = 0.7,
     ) -> None:
         self.team = team
         self.sign = 1.0 if defends == "left" else -1.0  # attacking direction along x
@@ -318,6 +323,7 @@ class Player:
         self.risk = risk
         self.shoot_p = shoot_p
         self.safety = safety
+        self.shield = shield
 
     @property
     def _lim(self) -> FloatArray:
@@ -406,6 +412,10 @@ class Player:
             if planned is not None:
                 return planned[0]
         # Without a pass on lance 2 the jogada ends too (REGRA 4 A): that is a last lance.
+        if lance >= 2 and self.rng.random() < self.shield:
+            closing = self.close_ball(pieces)
+            if closing is not None:
+                return closing
         intent, ball_dir, ball_dist = self.intent(pieces, last=lance >= 2)
         flick = self.strike(pieces, ball_dir, ball_dist, intent, exclude)
         if flick is not None:
@@ -465,6 +475,60 @@ class Player:
             return "approach", math.atan2(d[1], d[0]), float(np.clip(np.hypot(*d), 60.0, 550.0))
         ang = rng.normal(0.0, math.radians(25.0)) - 0.3 * b[1] / self.table.half_width * self.sign
         return ("advance", *self._keep_in(b, base + ang, float(rng.uniform(250.0, 500.0))))
+
+    def close_ball(self, pieces: Pieces, gabarito_mm: float = 60.0) -> Flick | None:
+        """A button slid beside the ball, not touching it, so the ball ends shut in; or None.
+
+        000 REGRA 4 BLOQUEIO: a jogada ends "fechada" when the gabarito cannot reach the ball
+        past one team's pieces; the coach may end his jogada with a lance that misses the ball
+        (a "jogada em branco"). He looks for a spot 2-12 mm from the ball where one of his
+        buttons, with his others, shuts it in (the truth referee's test), reached along a
+        clear path; the nearest wins. The flick's errors decide whether it really closes.
+        """
+        bi = int(np.flatnonzero(pieces.kind == "ball")[0])
+        b, r_ball = pieces.xy_mm[bi], float(pieces.size_mm[bi, 0]) / 2.0
+        radius = np.where(pieces.kind == "goalkeeper", pieces.size_mm[:, 1], pieces.size_mm[:, 0])
+        radius = radius / 2.0
+        near = np.hypot(*(pieces.xy_mm - b).T) < 450.0
+        mine = np.flatnonzero((pieces.team == self.team) & (pieces.kind == "button") & near)
+        if len(mine) < 2:
+            return None
+        ang = np.radians(np.arange(0.0, 360.0, 10.0))
+        ring = np.stack([np.cos(ang), np.sin(ang)], axis=1)
+        best: tuple[float, int, FloatArray] | None = None
+        for j in mine:
+            others = np.flatnonzero(np.arange(len(pieces)) != j)
+            for gap in (2.0, 4.0, 6.0, 8.0, 10.0, 12.0):
+                spots = b + (r_ball + radius[j] + gap) * ring
+                run = np.hypot(*(spots - pieces.xy_mm[j]).T)
+                for k in np.argsort(run):
+                    if run[k] < 20.0 or run[k] > 400.0 or (best is not None and run[k] >= best[0]):
+                        continue
+                    room = np.hypot(*(pieces.xy_mm[others] - spots[k]).T) - radius[others]
+                    lane = _lane_blocked(
+                        pieces.xy_mm[j],
+                        spots[k],
+                        pieces.xy_mm[others],
+                        radius[others] + radius[j] + 1.0,
+                    )
+                    if (room - radius[j] < 2.0).any() or lane.any():
+                        continue
+                    xy = pieces.xy_mm.copy()
+                    xy[j] = spots[k]
+                    if ball_blocked_by(
+                        dataclasses.replace(pieces, xy_mm=xy), self.team, gabarito_mm
+                    ):
+                        best = (float(run[k]), int(j), spots[k])
+                        break
+        if best is None:
+            return None
+        dist, j, spot = best
+        d = spot - pieces.xy_mm[j]
+        speed = speed_for_distance(dist) * float(np.exp(self.rng.normal(0.0, self.speed_sigma)))
+        direction = math.atan2(d[1], d[0]) + float(self.rng.normal(0.0, self.aim_sigma))
+        return Flick(
+            str(pieces.ids[j]), direction, speed, "shield", (float(spot[0]), float(spot[1]))
+        )
 
     def _keep_in(self, b: FloatArray, ang: float, dist: float) -> tuple[float, float]:
         """``(direction, distance)`` bent so the ball stops 100 mm inside the lines."""

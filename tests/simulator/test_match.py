@@ -11,7 +11,11 @@ import pytest
 
 from geometry.field import FieldModel
 from geometry.lines import ball_out_margin, goal_margins
+from geometry.pieces import Pieces
+from geometry.scene import Scene
 from geometry.tablespec import load_table
+from rules.checks import CHECKS, CheckContext
+from rules.rulesets import get_ruleset
 from simulator.match import Match
 from simulator.truth import Referee
 
@@ -28,6 +32,7 @@ class Run:
     frames: int = 0
     hands: int = 0
     rail_frames: set[int] = field(default_factory=set)
+    blocked_at: list[tuple[str, Pieces]] = field(default_factory=list)  # team, pieces
 
     @property
     def counts(self) -> Counter[str]:
@@ -41,7 +46,9 @@ def _two_minutes(seed: int) -> Run:
     for ft in match.frames(120.0):
         run.frames += 1
         run.hands += bool(ft.hands)
-        run.replayed.extend(referee.update(ft))
+        new = referee.update(ft)
+        run.replayed.extend(new)
+        run.blocked_at += [(e["team"], ft.pieces) for e in new if e["type"] == "ball_blocked"]
         if any(c.kind == "ball-rail" for c in ft.contacts):
             run.rail_frames.add(ft.frame)
     return run
@@ -121,3 +128,17 @@ def test_hand_precedes_each_flick() -> None:
         piece = frames[i].flicked[0]
         hand = frames[i - 3].hands[0]
         assert (hand.elbow_xy_mm[1] < hand.tip_xy_mm[1]) == piece.startswith("A")
+
+
+def test_random_play_blocks_the_ball_as_the_rules_engine_sees_it(runs: dict[int, Run]) -> None:
+    # Coaches sometimes end a jogada by sliding a button beside the ball (000 REGRA 4
+    # BLOQUEIO): over seeds 0-4 some balls end shut in, and every one the simulator's referee
+    # calls is blocked for the rules engine's exact gabarito test too.
+    rules = get_ruleset("brasileira")
+    ctx = CheckContext.build(TABLE, rules)
+    blocked = [b for run in runs.values() for b in run.blocked_at]
+    assert len(blocked) >= 1
+    for team, pieces in blocked:
+        scene = Scene("brasileira", {"A": "left", "B": "right"}, pieces, {"blocking_team": team})
+        (verdict,) = CHECKS["ball_blocked"](scene, ctx)
+        assert verdict.holds is True, verdict.detail
