@@ -522,12 +522,12 @@ class Player:
                         break
         if best is None:
             return None
-        dist, j, spot = best
-        d = spot - pieces.xy_mm[j]
+        dist, closer, spot = best
+        d = spot - pieces.xy_mm[closer]
         speed = speed_for_distance(dist) * float(np.exp(self.rng.normal(0.0, self.speed_sigma)))
         direction = math.atan2(d[1], d[0]) + float(self.rng.normal(0.0, self.aim_sigma))
         return Flick(
-            str(pieces.ids[j]), direction, speed, "shield", (float(spot[0]), float(spot[1]))
+            str(pieces.ids[closer]), direction, speed, "shield", (float(spot[0]), float(spot[1]))
         )
 
     def _keep_in(self, b: FloatArray, ang: float, dist: float) -> tuple[float, float]:
