@@ -39,6 +39,7 @@ from typing import IO, Any
 
 import numpy as np
 import shapely
+from numpy.typing import NDArray
 
 from geometry.field import FieldModel
 from geometry.lines import ball_in_goal_margin, ball_out_margin, goal_margins
@@ -134,6 +135,7 @@ class Referee:
         self._settled = True
         self._blocked: str | None = None
         self._team: dict[str, str] = {}
+        self._ball_out_before = False  # the ball was out (by the margin) at the last frame
         self.events: list[dict[str, Any]] = []
 
     # ------------------------------------------------------------------ helpers
@@ -230,6 +232,9 @@ class Referee:
                 rail = True
         if self.in_play:
             out.extend(self._lines(ft, bi, rail))
+        xy_b, r_b = p.xy_mm[bi], float(p.size_mm[bi, 0]) / 2.0
+        out_margin = ball_out_margin(xy_b, r_b, self.field, self._touching_touchline)[0][0]
+        self._ball_out_before = float(out_margin) > 0.0
         moving = bool(ft.moving[bi])
         if moving != self._ball_moving:
             self._ball_moving = moving
@@ -281,6 +286,12 @@ class Referee:
         side = "right" if x > 0 else "left"
         line_m, posts_m = (float(v[0]) for v in goal_margins(xy, r, self.field, side))
         last_team = self._team.get(self.last_touch or "")
+        if line_m > 0.0 and posts_m < 0.0:
+            # Wholly past the line but beside the posts now: it may have crossed between them
+            # since the last frame and been turned by the net. Judged where it crossed.
+            crossed = self._crossing(ft, bi, side)
+            if crossed is not None:
+                xy, posts_m = crossed, float(goal_margins(crossed, r, self.field, side)[1][0])
         if line_m > 0.0 and posts_m >= 0.0:
             self.in_play = False
             scorer = self.opponent(self.defender(side))
@@ -300,6 +311,11 @@ class Referee:
         margin_a, line_a = ball_out_margin(xy, r, self.field, self._touching_touchline)
         margin, line = float(margin_a[0]), str(line_a[0])
         if margin <= 0.0 and not touched_rail:
+            return []
+        if self._ball_out_before and not touched_rail:
+            # Placed out, on the line, for a restart (001 Art. XXXIV § 2: a throw-in is taken
+            # "rigorosamente sobre a linha", which touching already makes out): out again
+            # only once it has been in.
             return []
         if line.startswith("touch"):
             restart = "throw_in"
@@ -326,6 +342,29 @@ class Referee:
                 last_touch_team=last_team,
             )
         ]
+
+    def _crossing(self, ft: FrameTruth, bi: int, side: str) -> NDArray[np.float64] | None:
+        """Where the ball became wholly past the goal line since the last frame, or None.
+
+        Between contacts a ball slides straight along its velocity (friction only slows
+        it), so from the last frame's position and velocity the path to the line is exact
+        even when the net turned it afterwards. None when it was already past or did not
+        reach the line, or when a piece, a post or a rail turned it on the way.
+        """
+        prev = self._prev
+        turned = ("piece-ball", "ball-post", "ball-rail")  # what bends the path before the net
+        if prev is None or any(c.kind in turned for c in ft.contacts):
+            return None
+        b0 = prev.pieces.xy_mm[bi]
+        r = float(prev.pieces.size_mm[bi, 0]) / 2.0
+        v = prev.vel_mm_s[bi]
+        speed = float(np.hypot(*v))
+        if speed <= 0.0 or float(goal_margins(b0, r, self.field, side)[0][0]) > 0.0:
+            return None
+        reach = float(np.hypot(*(ft.pieces.xy_mm[bi] - b0))) + 20.0  # beyond any net bounce
+        path = b0 + np.linspace(0.0, reach, int(reach / 0.01) + 2)[:, None] * (v / speed)
+        past = np.flatnonzero(goal_margins(path, r, self.field, side)[0] > 0.0)
+        return path[past[0]] if len(past) else None
 
     def _ball_motion(self, ft: FrameTruth, bi: int, moving: bool) -> dict[str, Any]:
         p = ft.pieces

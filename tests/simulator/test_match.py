@@ -86,16 +86,17 @@ def test_every_call_is_in_the_truth_events(runs: dict[int, Run]) -> None:
 
 def test_goals_and_outs_agree_with_the_line_margins(runs: dict[int, Run]) -> None:
     # The rules engine's margins (geometry.lines, lines to their outer edges) on the called
-    # ball positions: a goal is wholly past the line within the posts (000 REGRA 10); an out is
-    # wholly outside the field (REGRA 9 A) unless the ball bounced back in off a rail.
+    # ball positions: a goal is wholly past the line within the posts (000 REGRA 10), where it
+    # crossed (evidence rounded to 0.01 mm); an out is wholly outside the field (REGRA 9 A)
+    # unless the ball bounced back in off a rail.
     n_goals = n_outs = 0
     for run in runs.values():
         for e in run.events:
             if e["type"] == "goal":
                 xy = np.array(e["evidence"]["ball"])
                 line, posts = goal_margins(xy, 5.0, FIELD, e["evidence"]["side"])
-                assert line[0] > 0.0 and posts[0] >= 0.0
-                assert e["margin_mm"] > 0.0
+                assert line[0] > -0.01 and posts[0] >= -0.01
+                assert e["margin_mm"] >= 0.0
                 n_goals += 1
             elif e["type"] == "ball_out":
                 xy = np.array(e["evidence"]["ball"])

@@ -120,6 +120,45 @@ def _frame(
     )
 
 
+def test_goal_is_judged_where_the_ball_crossed() -> None:
+    # A ball seen 16 mm short of wholly past the right goal line (outer edge at x 1000)
+    # moving at 45 deg crosses well between the posts (|y| < 73) and is seen next frame past
+    # the line but 2 mm beside the post's inner face, having been turned by the net: goal
+    # (000 REGRA 10), judged where it crossed. Without the earlier frame it is an out.
+    ref = Referee(TABLE)
+    ref.last_touch = "A7"
+    before = _frame([(-500.0, 0.0), (500.0, 0.0), (989.0, 40.0)])
+    moving = FrameTruth(
+        0, 0.0, before.pieces, np.array([[0.0, 0.0], [0.0, 0.0], [700.0, 700.0]]), before.moving
+    )
+    ref.update(moving)
+    net = (Contact(0.0, "ball", "net", "ball-net"),)
+    ev = ref.update(_frame([(-500.0, 0.0), (500.0, 0.0), (1012.0, 70.0)], net))
+    goals = [e for e in ev if e["type"] == "goal"]
+    assert len(goals) == 1 and goals[0]["team"] == "A"
+    assert 1004.9 < goals[0]["evidence"]["ball"][0] < 1005.2  # wholly past the outer edge
+    lone = Referee(TABLE)
+    lone.last_touch = "A7"
+    ev = lone.update(_frame([(-500.0, 0.0), (500.0, 0.0), (1012.0, 70.0)], net))
+    assert [e["type"] for e in ev if e["type"] in ("goal", "ball_out")] == ["ball_out"]
+
+
+def test_a_ball_placed_on_a_touchline_is_not_out_again_until_it_was_in() -> None:
+    # gaúcha: touching the touchline is out (001 Art. XXXIV), but a throw-in is taken with the
+    # ball "rigorosamente sobre a linha" (§ 2): the ball placed there and flicked is not out
+    # at once; rolling back over the line after being in is.
+    ref = Referee(TABLE, "gaucha")
+    on_line = (0.0, -702.0)  # on the near touchline (its strip from y -700 to -698)
+    ref.in_play = False
+    ref.update(_frame([(-500.0, 0.0), (500.0, 0.0), on_line]))
+    ref.in_play = True
+    ev = ref.update(_frame([(-500.0, 0.0), (500.0, 0.0), on_line], flicked=("A7",)))
+    assert [e for e in ev if e["type"] == "ball_out"] == []
+    ref.update(_frame([(-500.0, 0.0), (500.0, 0.0), (0.0, -650.0)]))
+    ev = ref.update(_frame([(-500.0, 0.0), (500.0, 0.0), on_line]))
+    assert [e["type"] for e in ev if e["type"] == "ball_out"] == ["ball_out"]
+
+
 @pytest.mark.parametrize(
     ("ball_xy", "last", "kind", "restart", "team"),
     [
