@@ -12,7 +12,15 @@ import sys
 import time
 from pathlib import Path
 
-SECTIONS = ["benchmarks.bench_checks", "benchmarks.bench_gabarito", "benchmarks.bench_simulator"]
+SECTIONS = [
+    "benchmarks.bench_checks",
+    "benchmarks.bench_gabarito",
+    "benchmarks.bench_simulator",
+    "benchmarks.bench_calibration",
+    "benchmarks.bench_drift",
+]
+SECTIONS += ["benchmarks.bench_detect", "benchmarks.bench_track"]
+SECTIONS += ["benchmarks.bench_engine"]
 
 
 def _blocks(text: str) -> dict[str, list[str]]:
@@ -35,6 +43,17 @@ def main(argv: list[str]) -> int:
         print(f"benchmarks.run: unknown section {sorted(unknown)[0]!r}", file=sys.stderr)
         return 2
     out = Path(__file__).with_name("RESULTS.md")
+    fresh: dict[str, list[str]] = {}
+    for name in SECTIONS:
+        if only and name.rsplit(".", 1)[-1] not in only:
+            continue
+        mod = importlib.import_module(name)
+        print(f"running {name} ...", file=sys.stderr, flush=True)
+        report = [f"<!-- {name} -->", *mod.report()]
+        while report[-1] == "":
+            report.pop()
+        fresh[name] = [*report, f"Measured {time.strftime('%Y-%m-%d')}.", ""]
+    # The other sections as the file has them now (another run may have written some since).
     kept = _blocks(out.read_text("utf-8")) if out.exists() else {}
     lines = [
         "# Benchmark results",
@@ -45,15 +64,7 @@ def main(argv: list[str]) -> int:
         "",
     ]
     for name in SECTIONS:
-        if only and name.rsplit(".", 1)[-1] not in only:
-            lines += kept.get(name, [])
-            continue
-        mod = importlib.import_module(name)
-        print(f"running {name} ...", file=sys.stderr, flush=True)
-        report = [f"<!-- {name} -->", *mod.report()]
-        while report[-1] == "":
-            report.pop()
-        lines += [*report, f"Measured {time.strftime('%Y-%m-%d')}.", ""]
+        lines += fresh[name] if name in fresh else kept.get(name, [])
     out.write_text("\n".join(lines).rstrip("\n") + "\n", "utf-8")
     print(f"wrote {out}", file=sys.stderr)
     return 0

@@ -1,1 +1,1 @@
-"""Rules: rule sets, checks on a scene, verdicts (and, later, the per-frame engines)."""
+"""Rules: rule sets, checks on a scene, verdicts, and the per-frame engines (``rules.engine``)."""

@@ -1,0 +1,193 @@
+"""The engine's state and helpers shared by its parts (:mod:`rules.engine.engine`).
+
+:class:`EngineBase` holds what a match's engine remembers between frames: the teams and their
+ends, the lance under way, the last touch, the pending restart, the score, the clock and the
+turn model; :class:`EngineOptions` how it reads its input.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from typing import Any
+
+from geometry.tablespec import TableSpec
+from rules.checks import CheckContext
+from rules.engine.annotations import Annotations, Decision
+from rules.engine.clock import MatchClock
+from rules.engine.events import Event, EventSink
+from rules.engine.lance import Lance, Restart
+from rules.engine.lines import LineJudge
+from rules.engine.profiles import get_profile
+from rules.engine.state import FrameState
+from rules.engine.turns import make_turns
+from rules.rulesets import get_ruleset
+
+__all__ = ["EngineBase", "EngineOptions", "Row", "pt"]
+
+Row = tuple[int, float, str, str, str]
+
+
+@dataclass(frozen=True)
+class EngineOptions:
+    """How the engine reads its input; the defaults suit exact data.
+
+    Attributes
+    ----------
+    lag_frames : frames held back (0-2): contacts may arrive this late, and the held frames
+        confirm line calls. 2 for a tracker that reports contacts up to two frames late.
+    noise_mm : the 1-sigma noise of the positions (0 for exact data; a tracker's sigma_mm).
+    start_mm : the least displacement of a slow start flagged a frame late.
+    still_mm : the ball moved less than this during a lance: it did not move (a furada).
+    offside_exceptions : the 000 REGRA 11 exceptions applied besides A-C (positions): ``D``
+        (the coach's first lance), ``E`` (after the goalkeeper's rebound), ``F`` (the first
+        flick after a goal kick, throw-in or corner may use an offside player).
+    offside_flicked : apply 000 REGRA 11 A (flicking a button that was offside when a
+        team-mate played the ball).
+    throw_in_grace : where touching the touchline is out (001 Art. XXXIV), a lance that
+        starts with the ball on the touchline (a throw-in, "sobre a linha", § 2) is not out by
+        touching it until the ball has been clear of it.
+    swap_sides : the teams change ends at half time (every text); a simulated match that
+        does not, turns it off.
+    settle_frames : frames everything must stay still (by the ``moving`` flags) before a
+        lance ends; a tracker that calls a creeping ball stopped a little early wants ~3.
+    kick_off : the video starts at a kick-off (a match's start); off for a clip cut from
+        play, whose first lance is an ordinary one.
+    half_s : overrides the rule set's half length (tests).
+    """
+
+    lag_frames: int = 0
+    noise_mm: float = 0.0
+    start_mm: float = 3.0
+    still_mm: float = 2.0
+    offside_exceptions: tuple[str, ...] = ("D", "E", "F")
+    offside_flicked: bool = True
+    throw_in_grace: bool = True
+    swap_sides: bool = True
+    settle_frames: int = 0
+    kick_off: bool = True
+    half_s: float | None = None
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.lag_frames <= 2:
+            raise ValueError(f"lag_frames: expected 0, 1 or 2, got {self.lag_frames}")
+
+
+class EngineBase:
+    """A match's running state (see the module docstring).
+
+    Parameters
+    ----------
+    table : the table spec.
+    rules : a rule set name (``nacional``, ``brasileira``, ``gaucha``, ``paulista``,
+        ``mesa-posta``).
+    teams : team -> the side it defends at kick-off (default A left, B right).
+    annotations : what the camera cannot know; without them the engine assumes and says so.
+    options : :class:`EngineOptions`.
+    """
+
+    def __init__(
+        self,
+        table: TableSpec,
+        rules: str = "brasileira",
+        teams: dict[str, str] | None = None,
+        annotations: Annotations | None = None,
+        options: EngineOptions | None = None,
+    ) -> None:
+        self.table = table
+        self.rules = get_ruleset(rules)
+        self.profile = get_profile(rules)
+        self.ctx = CheckContext.build(table, self.rules)
+        self.field = self.ctx.field
+        self.teams = dict(teams or {"A": "left", "B": "right"})
+        if len(self.teams) != 2 or sorted(self.teams.values()) != ["left", "right"]:
+            raise ValueError(
+                f"teams: expected two teams defending left and right, got {self.teams}"
+            )
+        self.options = options or EngineOptions()
+        self.annotations = annotations
+        touching = bool(
+            self.rules.has("ball_out_touching_touchline")
+            and self.rules.param("ball_out_touching_touchline")
+        )
+        self.lines = LineJudge(self.field, touching, self.options.noise_mm)
+        self.clock = MatchClock(self.options.half_s or self.profile.half_s, self.profile.clock)
+        names = tuple(self.teams)
+        self.team_of: dict[str, str] = {}
+        self.kind_of: dict[str, str] = {}
+        self.turns = make_turns(self.profile, self.team_of, (names[0], names[1]))
+        self.in_play = False
+        self.lance: Lance | None = None
+        self.n_lances = 0
+        self.last_touch: str | None = None
+        self.possessor: str | None = None
+        kick = annotations.kick_off if annotations is not None else None
+        self.pending: Restart | None = None
+        if self.options.kick_off:
+            self.pending = Restart("kick_off", kick, (0.0, 0.0), self._lances("kick_off"))
+        self.first_kick_off: str | None = kick
+        self.score = dict.fromkeys(self.teams, 0)
+        self.events: list[Event] = []
+        self.emitted_at: list[int] = []  # input frame at which each event was emitted
+        self._received: deque[FrameState] = deque()
+        self._last_frame: int | None = None
+        self._still = 0  # frames everything has been still
+        self._ball_est: tuple[float, float] = (0.0, 0.0)  # the line judge's ball position
+        self._buckets: dict[int, list[Row]] = {}
+        self._prev: FrameState | None = None
+        self._prev_rows: list[Row] = []
+        self._shut: dict[str, tuple[str, int]] = {}  # check -> (team, rests it has held)
+        self._fps = 30.0
+        self._offside_line: tuple[float, float] | None = None  # (line u, sign) 001 Art. XXXII
+
+    @property
+    def clock_s(self) -> float:
+        return self.clock.clock_s
+
+    # ------------------------------------------------------------------ helpers
+    def other(self, team: str | None) -> str:
+        names = list(self.teams)
+        return names[1] if team == names[0] else names[0]
+
+    def defender(self, side: str) -> str:
+        return next(t for t, s in self.teams.items() if s == side)
+
+    def _lances(self, restart: str, cedida: bool = False) -> int:
+        """Lances of the turn a restart opens, for one-lance rules (000 Art. 9, 17; 001)."""
+        if restart in self.profile.two_lance_restarts:
+            return 2
+        if cedida and self.profile.name == "gaucha" and restart in ("throw_in", "corner"):
+            return 2  # 001 Art. XXVIII § 2 (escanteio cedido), XXXIV § 1 a (lateral cedida)
+        return 1
+
+    def _stop(self, restart: Restart, why: str) -> None:
+        """Play stops: the ball is dead until the restart's flick."""
+        self.in_play = False
+        if self.lance is not None and not self.lance.ended:
+            self.lance.dead = why
+        self.pending = restart
+        self.turns.on_restart(restart)
+
+    def _decision(self, kind: str, sink: EventSink) -> Decision | None:
+        if self.annotations is None:
+            return None
+        return self.annotations.decision_for(kind, sink.frame, sink.t_s, self._fps)
+
+    def _roster(self, state: FrameState) -> None:
+        p = state.pieces
+        self.team_of.clear()
+        self.kind_of.clear()
+        for pid, team, kind in zip(p.ids.tolist(), p.team.tolist(), p.kind.tolist(), strict=True):
+            if team:
+                self.team_of[pid] = team
+            self.kind_of[pid] = kind
+        unknown = set(self.team_of.values()) - set(self.teams)
+        if unknown:
+            raise ValueError(
+                f"FrameState.pieces.team: expected teams {sorted(self.teams)}, "
+                f"got {sorted(unknown)}"
+            )
+
+
+def pt(v: Any) -> tuple[float, float]:
+    return (float(v[0]), float(v[1]))

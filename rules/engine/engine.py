@@ -1,0 +1,529 @@
+"""The rule-set engine: tracked frames in, ``event/1`` events out, frame by frame.
+
+:class:`RuleEngine` is one small stateful object per match, fed :class:`FrameState` records in
+order (:meth:`RuleEngine.update`), returning the events it decided at that call. One engine
+class serves the five rule sets; what differs is a :class:`rules.engine.profiles.Profile` and
+a turn model (:mod:`rules.engine.turns`); the ball's calls live in
+:mod:`rules.engine.ball_calls`, the running state in :mod:`rules.engine.base`. Per processed
+frame, in this order:
+
+0. a ball that jumps with nothing moving it was carried by a hand: play had stopped (a call
+   the camera did not see, a referee's decision); the next flick restarts it;
+1. the flick (:mod:`rules.engine.motion`): a lance begins (``lance``); a restart it takes is
+   checked for its distances (``distance_violation``, :mod:`rules.checks.distances`); the
+   lance team's buttons in an offside position are recorded (:mod:`rules.engine.calls`);
+2. the frame's contacts, in time order: ``touch``, ``contact``, and from them ``foul``
+   (the flicked piece hits an opponent before the ball), ``offside`` (a team-mate in an
+   offside position at the flick plays the ball, 000 REGRA 11 B-C), ``possession``;
+3. the lines while the ball is in play (:mod:`rules.engine.lines`): ``goal``, ``ball_out``
+   with its restart and the team that takes it (from the last touch);
+4. ``ball_moving`` / ``ball_stopped``; the clock (``time_up``);
+5. when everything has stopped (for ``settle_frames`` more frames), the lance ends:
+   ``furada``, the at-rest calls (``ball_neutral``, ``goalkeeper_ball``, ``ball_blocked`` /
+   ``ball_obstructed`` / ``ball_enclosed`` and the ``technical_foul`` of a shut-in ball
+   kept too long), the turn (``turn_over``,
+   ``touch_limit``), and the half's end (``half_time``, ``full_time``).
+
+A call that stops play (goal, out, foul, offside, a limit) makes the ball dead until the next
+flick, which takes the restart. The engine follows what it sees: a lance by the team without
+the turn is reported (``out_of_turn``) and then counted for that team. Contacts at the same
+instant are taken piece-piece first (:func:`rules.engine.motion.contact_order`).
+
+Latency and debouncing: contacts may be reported up to ``lag_frames`` frames after their
+frame (a tracker finds them from the motion around them). The engine holds that many frames
+back, processes each frame with all its contacts, and uses the held frames as a look-ahead to
+confirm line calls and slow starts. Every event's ``frame`` is its decisive frame; it is
+emitted ``lag_frames`` input frames later (0 for exact data).
+
+Examples
+--------
+>>> from geometry.tablespec import load_table
+>>> engine = RuleEngine(load_table("brasileira"), "brasileira")
+>>> engine.profile.turns, engine.teams
+('jogada_padrao', {'A': 'left', 'B': 'right'})
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from geometry.scene import Scene
+from rules.checks import CHECKS
+from rules.engine.ball_calls import BallCalls
+from rules.engine.base import EngineOptions, Row, pt
+from rules.engine.calls import foul_restart, offside_positions
+from rules.engine.events import Event, EventSink, xy
+from rules.engine.lance import Lance, Restart
+from rules.engine.motion import contact_order, find_flick
+from rules.engine.state import FrameState
+from rules.engine.turns import TouchCount
+
+__all__ = ["DECIDABLE", "EngineOptions", "RuleEngine"]
+
+#: Calls a referee's decision (an annotation) can overrule.
+DECIDABLE = ("goal", "ball_out", "foul", "offside", "goalkeeper_ball", "touch_limit")
+
+
+class RuleEngine(BallCalls):
+    """Events of one match under one rule set (see the module docstring and
+    :class:`rules.engine.base.EngineBase` for the parameters)."""
+
+    # ------------------------------------------------------------------ feeding
+    def update(self, state: FrameState) -> list[Event]:
+        """Feed one frame; returns the events decided now (their ``frame`` may be earlier)."""
+        if not isinstance(state, FrameState):
+            raise TypeError(f"update: expected a FrameState, got {type(state).__name__}")
+        if self._last_frame is not None and state.frame <= self._last_frame:
+            raise ValueError(
+                f"update: frames must increase, got {state.frame} after {self._last_frame}"
+            )
+        self._last_frame = state.frame
+        self._received.append(state)
+        for row in state.contacts.rows():
+            self._buckets.setdefault(row[0], []).append(row)
+        out: list[Event] = []
+        while len(self._received) > self.options.lag_frames:
+            out += self._process(self._received.popleft(), list(self._received))
+        self.emitted_at += [state.frame] * len(out)
+        return out
+
+    def finish(self) -> list[Event]:
+        """Process the frames still held back (end of the video)."""
+        out: list[Event] = []
+        last = self._last_frame if self._last_frame is not None else -1
+        while self._received:
+            out += self._process(self._received.popleft(), list(self._received))
+        self.emitted_at += [last] * len(out)
+        return out
+
+    # ------------------------------------------------------------------ one frame
+    def _process(self, cur: FrameState, ahead: list[FrameState]) -> list[Event]:
+        rows = sorted(
+            (r for k in [k for k in self._buckets if k <= cur.frame] for r in self._buckets.pop(k)),
+            key=contact_order,
+        )
+        prev = self._prev
+        if prev is None or not np.array_equal(prev.pieces.ids, cur.pieces.ids):
+            self._roster(cur)
+        if prev is None:
+            self._prev, self._prev_rows = cur, rows
+            return []
+        if cur.t_s > prev.t_s:
+            self._fps = 1.0 / (cur.t_s - prev.t_s)
+        sink = EventSink(cur.frame, cur.t_s)
+        if self.in_play and self._carried(prev, cur, ahead, rows):
+            # A hand moved the ball: play was stopped (a restart the camera did not see
+            # called, or a referee's decision); the next flick restarts it.
+            self.in_play = False
+            if self.lance is not None and not self.lance.ended:
+                self.lance.dead = "by_hand"
+            self.pending = Restart("", None)
+        ignore = {self.lance.piece} if self.lance and self.lance.frame == prev.frame else set()
+        flicked = find_flick(
+            prev, cur, ahead, rows + self._prev_rows, self.options.start_mm, ignore
+        )
+        if flicked is not None:
+            self._start_lance(flicked, prev, cur, sink)
+        rail = False
+        for row in rows:
+            rail |= self._contact(row, prev, cur, sink)
+        ball = self.lines.ball_xy(prev, cur, ahead)
+        self._ball_est = ball[0]
+        if self.in_play:
+            call = self.lines.judge(prev, cur, ahead, rail, ball)
+            if call is not None:
+                self._line_call(call, sink)
+            elif self._offside_line is not None:
+                self._gaucha_offside(cur, sink)
+        bi = cur.ball_index
+        if bool(cur.moving[bi]) != bool(prev.moving[bi]):
+            self._ball_motion(cur, bool(cur.moving[bi]), sink)
+        if self.clock.tick(cur.t_s, bool(cur.moving[bi]) and self.in_play):
+            sink.emit(
+                "time_up",
+                article=self.profile.article("halves"),
+                half=self.clock.half,
+                clock_s=self.clock.clock_s,
+            )
+        self._still = 0 if bool(cur.moving[cur.present].any()) else self._still + 1
+        at_rest = self._still > self.options.settle_frames
+        if at_rest and self.lance is not None and not self.lance.ended:
+            self._end_lance(cur, sink)
+        if self.clock.time_up and not self.clock.over:
+            idle = self.lance is None or self.lance.ended
+            ends = (at_rest and idle) if self.clock.mode == "wall" else not self.in_play
+            if ends:
+                self._end_half(sink)
+        if self.annotations is not None:
+            for d in self.annotations.unmatched_decisions(cur.frame, self._fps):
+                if d.holds and d.event in DECIDABLE:
+                    sink.emit(
+                        d.event,
+                        d.team,
+                        d.piece,
+                        article="referee's decision",
+                        decision=d.note,
+                        unmatched=True,
+                    )
+        self._prev, self._prev_rows = cur, rows
+        self.events += sink.events
+        return sink.events
+
+    def _carried(
+        self, prev: FrameState, cur: FrameState, ahead: list[FrameState], rows: list[Row]
+    ) -> bool:
+        """The ball jumped with nothing moving it: a hand carried it."""
+        bi = cur.ball_index
+        if not (prev.present[bi] and cur.present[bi]) or prev.moving[bi] or cur.moving[bi]:
+            return False
+        if ahead and ahead[0].moving[ahead[0].ball_index]:
+            return False
+        if any(r[4] == "piece-ball" for r in rows + self._prev_rows):
+            return False
+        jump = float(np.hypot(*(cur.ball_xy_mm - prev.ball_xy_mm)))
+        return jump > 3.0 + 6.0 * self.options.noise_mm
+
+    # ------------------------------------------------------------------ lances
+    def _start_lance(self, piece: str, prev: FrameState, cur: FrameState, sink: EventSink) -> None:
+        if self.lance is not None and not self.lance.ended:
+            self._end_lance(prev, sink)  # a flick before everything stopped: close the last
+        team = self.team_of.get(piece)
+        if team is None:
+            return
+        restart, self.pending = self.pending, None
+        before = self.lance
+        first = before is None or before.team != team or restart is not None
+        self.n_lances += 1
+        lance = Lance(
+            self.n_lances,
+            piece,
+            team,
+            cur.frame,
+            cur.t_s,
+            prev.pieces,
+            prev.ball_xy_mm.copy(),
+            first,
+            restart,
+        )
+        assumed: list[str] = []
+        if self.annotations is not None:
+            lance.announced = self.annotations.take_shot(team, piece, cur.frame, cur.t_s)
+            lance.keeper_placed = self.annotations.take_keeper(self.other(team), cur.frame, cur.t_s)
+        if restart is not None and restart.kind == "kick_off" and restart.team is None:
+            restart.team = team
+            assumed.append("the first team to flick kicks off")
+        if restart is not None and restart.kind == "kick_off" and self.first_kick_off is None:
+            self.first_kick_off = restart.team
+        self.lance = lance
+        self.in_play = True
+        if self.options.throw_in_grace:
+            self.lines.lance_started(pt(prev.ball_xy_mm), prev.ball_radius_mm)
+        self.clock.start(cur.t_s)
+        sink.emit(
+            "lance",
+            team,
+            piece,
+            article=self.profile.article("lance"),
+            number=lance.number,
+            first=first,
+            restart=restart.kind if restart is not None and restart.kind else None,
+            announced=lance.announced,
+            assumed=assumed,
+        )
+        if restart is not None and restart.kind:
+            self._restart_distances(restart, team, prev, sink)
+        self._offside_at_flick(lance, before, prev, sink)
+        self.turns.on_lance_start(lance, sink)
+        if lance.dead == "touch_limit":
+            restart = Restart(
+                "indirect_free_kick",
+                self.other(team),
+                pt(prev.ball_xy_mm),
+                self._lances("indirect_free_kick"),
+            )
+            self._stop(restart, "touch_limit")
+
+    def _restart_distances(
+        self, restart: Restart, team: str, prev: FrameState, sink: EventSink
+    ) -> None:
+        """The distances a restart constrains, measured at rest before its flick."""
+        if "min_distance" not in self.rules.checks:
+            return
+        context = {
+            "restart": restart.kind,
+            "team": restart.team or team,
+            "spot": xy(prev.ball_xy_mm),
+        }
+        scene = Scene(self.table.name, dict(self.teams), prev.pieces, context)
+        for v in CHECKS["min_distance"](scene, self.ctx):
+            # "removal": within reach the kicker *may* remove a piece; it is no violation.
+            if v.holds is False and v.extra.get("constraint") != "removal":
+                sink.emit(
+                    "distance_violation",
+                    v.team,
+                    v.piece,
+                    v.margin_mm,
+                    v.article,
+                    restart=restart.kind,
+                    constraint=v.extra.get("constraint"),
+                    other=v.extra.get("other"),
+                    limit_mm=v.extra.get("limit_mm"),
+                    detail=v.detail,
+                )
+
+    def _offside_at_flick(
+        self, lance: Lance, before: Lance | None, prev: FrameState, sink: EventSink
+    ) -> None:
+        mode = self.profile.offside
+        self._offside_line = None
+        if mode is None or "offside_position" not in self.rules.checks:
+            return
+        lance.offside, line_x = offside_positions(prev.pieces, self.teams, lance.team, self.ctx)
+        exc = self.options.offside_exceptions
+        if mode == "goalkeeper_only":
+            # 001 Art. XXXII § 1 b: the ball leaves the defence half and passes the last defender.
+            sign = 1.0 if self.teams[lance.team] == "left" else -1.0
+            if lance.offside and sign * float(prev.ball_xy_mm[0]) < 0.0 and line_x is not None:
+                self._offside_line = (sign * line_x, sign)
+            return
+        if "D" in exc and lance.first:
+            lance.offside_exempt = "000 REGRA 11 D: the coach's first lance"
+        # 000 REGRA 11 A: the flicked button was offside when a team-mate played the ball.
+        if (
+            self.options.offside_flicked
+            and before is not None
+            and before.team == lance.team
+            and before.piece != lance.piece
+            and not before.offside_exempt
+            and lance.piece in before.offside
+            and not before.dead
+            and not (
+                "F" in exc
+                and before.restart is not None
+                and before.restart.kind in ("goal_kick", "throw_in", "corner")
+            )
+        ):
+            ball = (float(prev.ball_xy_mm[0]), float(prev.ball_xy_mm[1]))
+            self._offside_call(lance, lance.piece, before.offside[lance.piece], "A", ball, sink)
+
+    def _end_lance(self, cur: FrameState, sink: EventSink) -> None:
+        lance = self.lance
+        assert lance is not None
+        lance.ended = True
+        self._offside_line = None
+        moved = float(np.hypot(*(cur.ball_xy_mm - lance.ball_xy0))) >= self.options.still_mm
+        furada = not lance.ball_touched and not moved and not lance.dead
+        if furada:
+            sink.emit("furada", lance.team, lance.piece, article=self.profile.article("furada"))
+        if self.in_play and not lance.dead:
+            self._rest_calls(cur, lance, sink)
+        if (
+            isinstance(self.turns, TouchCount)
+            and self.in_play
+            and not lance.dead
+            and self.turns.at_limit()
+            and not furada
+        ):
+            self._collective_limit(cur, lance, sink)
+        self.turns.on_lance_end(lance, sink, furada)
+        if self.in_play:
+            self._shut_in(cur, lance, sink)
+
+    # ------------------------------------------------------------------ contacts
+    def _contact(self, row: Row, prev: FrameState, cur: FrameState, sink: EventSink) -> bool:
+        _, t, a, b, kind = row
+        lance = self.lance
+        live = self.in_play and lance is not None and not lance.ended
+        if kind == "piece-ball":
+            piece = a if a != "ball" else b
+            team = self.team_of.get(piece)
+            sink.emit("touch", team, piece, article=self.profile.article("lance"), contact_t=t)
+            if not live or team is None:
+                return False
+            assert lance is not None
+            self.last_touch = piece
+            lance.touches.append(piece)
+            if piece == lance.piece and not lance.touched:
+                lance.touched = True
+                if self.possessor != team:
+                    self.possessor = team
+                    sink.emit(
+                        "possession",
+                        team,
+                        piece,
+                        article=self.profile.article("possession") or self.profile.article("turn"),
+                    )
+            if self.kind_of.get(piece) == "goalkeeper" and team != lance.team:
+                lance.keeper_touched = True
+            elif (
+                piece != lance.piece
+                and team == lance.team
+                and piece in lance.offside
+                and not lance.offside_exempt
+                and not ("E" in self.options.offside_exceptions and lance.keeper_touched)
+            ):
+                ball = (float(cur.ball_xy_mm[0]), float(cur.ball_xy_mm[1]))
+                self._offside_call(lance, piece, lance.offside[piece], "B", ball, sink)
+            return False
+        if kind == "piece-piece":
+            sink.emit(
+                "contact",
+                self.team_of.get(a),
+                a,
+                article=self.profile.article("lance"),
+                other=b,
+                contact_t=t,
+            )
+            if live:
+                assert lance is not None
+                self._foul_check(lance, a, b, t, prev, cur, sink)
+            return False
+        return kind == "ball-rail"
+
+    def _foul_check(
+        self,
+        lance: Lance,
+        a: str,
+        b: str,
+        t: float,
+        prev: FrameState,
+        cur: FrameState,
+        sink: EventSink,
+    ) -> None:
+        ta, tb = self.team_of.get(a), self.team_of.get(b)
+        if ta is None or tb is None:
+            return
+        for x, y, ty in ((a, b, tb), (b, a, ta)):
+            direct = x == lance.piece and not lance.touched
+            chain = self.profile.foul_chain and x in lance.movers and not lance.ball_touched
+            if not (direct or chain):
+                continue
+            if ty != lance.team:
+                self._foul(lance, x, y, t, prev, cur, sink, chained=not direct)
+                return
+            if direct:
+                lance.hit_own_first = True
+            lance.movers.add(y)
+            return
+        if lance.ball_touched and ta != tb and lance.team in (ta, tb) and not lance.announced:
+            lance.displaced_after_ball = True  # 002 Do acionamento 5
+            if isinstance(self.turns, TouchCount):
+                self.turns.note_displacement(lance)
+
+    def _foul(
+        self,
+        lance: Lance,
+        offender_piece: str,
+        victim: str,
+        t: float,
+        prev: FrameState,
+        cur: FrameState,
+        sink: EventSink,
+        chained: bool,
+    ) -> None:
+        i = cur.pieces.index(offender_piece)
+        span = cur.t_s - prev.t_s
+        s = min(max((t - prev.t_s) / span, 0.0), 1.0) if span > 0 else 1.0
+        at = prev.pieces.xy_mm[i] + s * (cur.pieces.xy_mm[i] - prev.pieces.xy_mm[i])
+        at_xy = (float(at[0]), float(at[1]))
+        offender = lance.team
+        restart, article, margin = foul_restart(
+            self.profile,
+            self.field,
+            self.teams,
+            offender,
+            at_xy,
+            self.kind_of.get(victim, "button"),
+        )
+        d = self._decision("foul", sink)
+        holds = d.holds if d is not None else True
+        awarded = self.other(offender)
+        hl, hw = self.field.hl - 7.0, self.field.hw - 7.0
+        spot = (
+            self.field.penalty_mark(self.teams[offender])
+            if restart == "penalty"
+            else (float(np.clip(at_xy[0], -hl, hl)), float(np.clip(at_xy[1], -hw, hw)))
+        )
+        extra: dict[str, Any] = {"decision": d.note} if d is not None else {}
+        sink.emit(
+            "foul",
+            offender,
+            offender_piece,
+            margin,
+            article,
+            holds,
+            at=xy(at_xy),
+            victim=victim,
+            awarded_to=awarded,
+            restart=restart,
+            spot=xy(spot),
+            chained=chained,
+            contact_t=t,
+            **extra,
+        )
+        if holds:
+            self._stop(Restart(restart, awarded, spot, self._lances(restart), article), "foul")
+
+    def _offside_call(
+        self,
+        lance: Lance,
+        piece: str,
+        margin: float,
+        case: str,
+        ball: tuple[float, float],
+        sink: EventSink,
+    ) -> None:
+        d = self._decision("offside", sink)
+        holds = d.holds if d is not None else True
+        extra: dict[str, Any] = {"decision": d.note} if d is not None else {}
+        sink.emit(
+            "offside",
+            lance.team,
+            piece,
+            margin,
+            f"{self.profile.article('offside')} {case}",
+            holds,
+            passer=lance.piece,
+            case=case,
+            ball=xy(ball),
+            **extra,
+        )
+        if holds:
+            restart = Restart(
+                "indirect_free_kick",
+                self.other(lance.team),
+                ball,
+                self._lances("indirect_free_kick"),
+            )
+            self._stop(restart, "offside")
+
+    def _gaucha_offside(self, cur: FrameState, sink: EventSink) -> None:
+        """001 Art. XXXII § 1 b: the ball passes the last outfield defender."""
+        assert self._offside_line is not None and self.lance is not None
+        line_u, sign = self._offside_line
+        if sign * float(cur.ball_xy_mm[0]) - cur.ball_radius_mm <= line_u:
+            return
+        lance = self.lance
+        self._offside_line = None
+        piece = max(lance.offside, key=lambda k: lance.offside[k])
+        d = self._decision("offside", sink)
+        holds = d.holds if d is not None else True
+        sink.emit(
+            "offside",
+            lance.team,
+            piece,
+            lance.offside[piece],
+            self.profile.article("offside"),
+            holds,
+            passer=lance.piece,
+            pieces=sorted(lance.offside),
+            ball=xy(cur.ball_xy_mm),
+            line_x_mm=round(sign * line_u, 3),
+        )
+        if holds:
+            # § 3: "A cobrança do impedimento será feita através de um único lance".
+            self._stop(
+                Restart("free_kick", self.other(lance.team), pt(cur.ball_xy_mm), 1), "offside"
+            )

@@ -1,0 +1,244 @@
+"""The ball against the lines, frame by frame: goals and balls out, debounced, with restarts.
+
+Margins come from :mod:`geometry.lines` (lines to their outer edges), exactly as the static
+checks of :mod:`rules.checks.ball_lines`:
+
+- goal (000 REGRA 10, Art. 12; 001 Art. XXXI; 003): ``line > 0`` and ``posts >= 0``, or
+  the ball was within the posts where it became wholly past the line between two frames
+  ("ultrapassar inteiramente a linha de fundo, por dentro da baliza": a ball that went in
+  by the post's inner face and is seen a frame later a hair wide of it, in the net's side);
+- out (000 REGRA 9 A, Art. 14; 001 Art. XXXIV, where touching the touchline is out): the
+  ball wholly beyond the boundary. Where touching is out, a throw-in is still taken "com a
+  bola rigorosamente sobre a linha" (001 Art. XXXIV § 2): a ball that starts a lance on the
+  touchline is out by touching it only after it has been clear of it.
+
+A ball can touch the rail (``rail_margin`` beyond the lines) and be back in between two
+frames; it was out all the same. A ``ball-rail`` contact says so when the source reports
+one; otherwise the bounce is inferred: from the previous frame, the ball's own velocity
+would have taken it past the rail, and its velocity across that rail has turned round.
+
+Debouncing and noise (as a line-crossing counter that wants the object beyond the line for
+some frames). ``noise_mm`` is the 1-sigma noise of the source's positions (0 for exact data).
+
+- A ball moving faster than ``2 noise_mm`` a frame: a call at frame ``j`` is confirmed by the
+  frames after it that the engine already holds (its look-ahead, see
+  :class:`rules.engine.engine.RuleEngine`), none of which may contradict it by more than
+  ``2 noise_mm``. With no look-ahead it is immediate.
+- A slow or resting ball is judged on the mean of its positions: at rest, since it stopped
+  (its place does not change, so the mean only removes noise), slow, over the look-ahead;
+  the call needs the mean margin above its own standard error (``noise_mm / sqrt(n)``), so a
+  ball creeping a fraction of a millimetre short of the line is not called on one noisy
+  frame. With exact data this is the plain margin.
+
+Examples
+--------
+>>> from geometry.field import FieldModel
+>>> from geometry.tablespec import load_table
+>>> judge = LineJudge(FieldModel(load_table("brasileira")))
+>>> judge.status((1006.0, 0.0), 5.0)
+('goal', 'right', 1.0)
+>>> judge.status((0.0, 706.0), 5.0)
+('out', 'touch_far', 1.0)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from geometry.field import FieldModel
+from geometry.lines import ball_in_goal_margin, ball_out_margin, goal_margins
+from rules.engine.state import FrameState
+
+__all__ = ["LineCall", "LineJudge"]
+
+FloatArray = NDArray[np.float64]
+
+
+@dataclass(frozen=True)
+class LineCall:
+    """A goal or a ball out at one frame."""
+
+    kind: str  # "goal" or "out"
+    line: str  # goal_left / goal_right / touch_near / touch_far
+    margin_mm: float | None  # None: inferred from a rail bounce
+    ball_xy: tuple[float, float]
+    crossing_xy: tuple[float, float]  # where the ball crossed the line (restart spots)
+    rail: bool = False
+
+
+class LineJudge:
+    """Goal and out calls for one field (see the module docstring)."""
+
+    def __init__(
+        self, field: FieldModel, touching_touchline: bool = False, noise_mm: float = 0.0
+    ) -> None:
+        self.field = field
+        self.touching = touching_touchline
+        self._on_line_start = False  # the lance began with the ball on the touchline
+        self.noise_mm = noise_mm
+        _, _, xmax, ymax = field.rail_box
+        self.rail_half = (xmax, ymax)
+        self._rest_sum = np.zeros(2)
+        self._rest_n = 0
+
+    def ball_xy(
+        self, prev: FrameState | None, cur: FrameState, ahead: list[FrameState]
+    ) -> tuple[tuple[float, float], int]:
+        """The ball's position at ``cur`` and how many samples it averages.
+
+        Call once per frame, in order, whether the ball is in play or not. A slow ball
+        (``|v| dt <= 4 noise_mm``) is averaged over the frames either side of ``cur`` (a
+        centred mean: no lag along its path).
+        """
+        bi = cur.ball_index
+        b = cur.ball_xy_mm
+        if cur.moving[bi]:
+            self._rest_sum[:], self._rest_n = 0.0, 0
+            dt = cur.t_s - prev.t_s if prev is not None else 0.0
+            slow = float(np.hypot(*cur.v_mm_s[bi])) * dt <= 4.0 * self.noise_mm
+            if self.noise_mm > 0.0 and slow and ahead and prev is not None:
+                around = [prev, ahead[0]]
+                if all(s.present[s.ball_index] for s in around):
+                    m = (prev.ball_xy_mm + b + ahead[0].ball_xy_mm) / 3.0
+                    return (float(m[0]), float(m[1])), 3
+            return (float(b[0]), float(b[1])), 1
+        if self._rest_n and np.hypot(*(self._rest_sum / self._rest_n - b)) > max(
+            4.0 * self.noise_mm, 1e-6
+        ):
+            self._rest_sum[:], self._rest_n = 0.0, 0  # moved by hand: a new rest
+        self._rest_sum += b
+        self._rest_n += 1
+        total, n = self._rest_sum.copy(), self._rest_n
+        for s in ahead:
+            if s.present[s.ball_index] and not s.moving[s.ball_index]:
+                total += s.ball_xy_mm
+                n += 1
+        return (float(total[0] / n), float(total[1] / n)), n
+
+    def lance_started(self, xy: tuple[float, float], r: float) -> None:
+        """A flick: note whether the ball starts on a touchline (see the module docstring)."""
+        self._on_line_start = self.touching and self._touching_line(xy, r)
+
+    def _touching_line(self, xy: tuple[float, float], r: float) -> bool:
+        return abs(xy[1]) + r >= self.field.hw - self.field.lw
+
+    def status(self, xy: tuple[float, float], r: float) -> tuple[str, str, float]:
+        """``(kind, where, margin)``: ``goal`` (side), ``out`` (line) or ``in`` (nearest line).
+
+        The margin is signed: positive by how much the call holds, negative by how far it is.
+        """
+        side = "right" if xy[0] >= 0 else "left"
+        line, posts = (float(v[0]) for v in goal_margins(xy, r, self.field, side))
+        if line > 0.0 and posts >= 0.0:
+            return "goal", side, float(ball_in_goal_margin(xy, r, self.field, side)[0])
+        if self._on_line_start and not self._touching_line(xy, r):
+            self._on_line_start = False
+        touching = self.touching and not self._on_line_start
+        m, name = ball_out_margin(xy, r, self.field, touching)
+        margin = float(m[0])
+        return ("out" if margin > 0.0 else "in"), str(name[0]), margin
+
+    def judge(
+        self,
+        prev: FrameState,
+        cur: FrameState,
+        ahead: list[FrameState],
+        rail_contact: bool,
+        ball: tuple[tuple[float, float], int] | None = None,
+    ) -> LineCall | None:
+        """The call at ``cur``, if any (the ball in play; see the module docstring).
+
+        ``ball`` is :meth:`ball_xy`'s estimate for ``cur`` (default: the raw position).
+        """
+        bi = cur.ball_index
+        if not cur.present[bi]:
+            return None
+        r = cur.ball_radius_mm
+        b0 = (float(prev.ball_xy_mm[0]), float(prev.ball_xy_mm[1]))
+        b1, n = (
+            ball if ball is not None else ((float(cur.ball_xy_mm[0]), float(cur.ball_xy_mm[1])), 1)
+        )
+        kind, where, margin = self.status(b1, r)
+        averaged = n > 1 or not cur.moving[bi]
+        if self.noise_mm <= 0.0:
+            sure = True
+        elif averaged:
+            sure = margin > self.noise_mm / float(np.sqrt(n))
+        else:
+            sure = self._confirmed(kind, ahead, r)
+        if kind in ("goal", "out") and sure:
+            line = f"goal_{where}" if kind == "goal" else where
+            if kind == "out" and line.startswith("goal"):
+                # Wholly past the line between two frames: where was it when it got there?
+                posts = self._posts_at_crossing(b0, b1, line, r)
+                if posts is not None and posts >= 0.0:
+                    side = line.split("_")[1]
+                    depth = float(goal_margins(b1, r, self.field, side)[0][0])
+                    return LineCall(
+                        "goal", line, min(depth, posts), b1, self._crossing(b0, b1, line, r)
+                    )
+            return LineCall(kind, line, margin, b1, self._crossing(b0, b1, line, r))
+        bounce = self._rail_bounce(prev, cur) if prev.present[bi] else None
+        if rail_contact or bounce is not None:
+            # Out over the line nearest to where the ball met the rail.
+            probe = bounce if bounce is not None else b1
+            _, line_a = ball_out_margin(probe, r, self.field)
+            line = str(line_a[0])
+            return LineCall("out", line, None, b1, self._crossing(b0, probe, line, r), rail=True)
+        return None
+
+    def _posts_at_crossing(
+        self, b0: tuple[float, float], b1: tuple[float, float], line: str, r: float
+    ) -> float | None:
+        """The posts margin where the ball's trailing edge crossed the goal line's outer edge
+        (None if it was already past it at the previous frame)."""
+        sign = 1.0 if line == "goal_right" else -1.0
+        edge = self.field.hl + r  # the centre's x when the ball is wholly past
+        a, b = sign * b0[0], sign * b1[0]
+        if a >= edge or b <= a:
+            return None
+        f = (edge - a) / (b - a)
+        y = b0[1] + f * (b1[1] - b0[1])
+        return float(self.field.spec.goal_width / 2.0 - (abs(y) + r))
+
+    def _confirmed(self, kind: str, ahead: list[FrameState], r: float) -> bool:
+        for s in ahead:
+            if not s.present[s.ball_index]:
+                continue
+            k, _, m = self.status((float(s.ball_xy_mm[0]), float(s.ball_xy_mm[1])), r)
+            if kind == "goal" and k != "goal" and m < -2.0 * self.noise_mm:
+                return False
+            if kind == "out" and k == "in" and m < -2.0 * self.noise_mm:
+                return False
+        return True
+
+    def _rail_bounce(self, prev: FrameState, cur: FrameState) -> tuple[float, float] | None:
+        """Where the ball would have been past the rail, if it bounced back in between frames."""
+        bi = cur.ball_index
+        dt = cur.t_s - prev.t_s
+        if dt <= 0.0 or not prev.moving[bi]:
+            return None
+        r = cur.ball_radius_mm
+        p0, v0, v1 = prev.ball_xy_mm, prev.v_mm_s[bi], cur.v_mm_s[bi]
+        guess = p0 + v0 * dt
+        for axis in (0, 1):
+            lim = self.rail_half[axis] - r
+            if abs(guess[axis]) > lim and np.sign(v1[axis]) == -np.sign(v0[axis]) != 0:
+                return (float(guess[0]), float(guess[1]))
+        return None
+
+    def _crossing(
+        self, b0: tuple[float, float], b1: tuple[float, float], line: str, r: float
+    ) -> tuple[float, float]:
+        """Where the ball's centre crossed ``line`` (its outer edge) between two frames."""
+        f = self.field
+        axis, edge = (0, f.hl) if line.startswith("goal") else (1, f.hw)
+        sign = 1.0 if line in ("goal_right", "touch_far") else -1.0
+        a, b = sign * b0[axis], sign * b1[axis]
+        if b <= a or not (a <= edge <= b):
+            return b1
+        s = (edge - a) / (b - a)
+        return (b0[0] + s * (b1[0] - b0[0]), b0[1] + s * (b1[1] - b0[1]))

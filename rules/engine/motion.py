@@ -1,0 +1,140 @@
+"""Which piece was flicked: a lance's start, found from the tracked motion alone.
+
+No record says "flicked" (a camera sees a hand, then a piece sliding). A piece was flicked at
+frame ``j`` when it starts moving there (or the tracker, slow to call a slow start, calls it
+moving at ``j + 1`` after it already moved ``start_mm`` between ``j - 1`` and ``j``) and
+nothing else explains the start:
+
+- no flick while the ball moves ("O lance só poderá ser executado com a bola parada",
+  000 REGRA 4 LANCE; Art. 8), nor with no hand over the table (when the source knows);
+- contacts pass motion on: following the frame's contacts (and the previous frame's, which a
+  source may report late) in time order from the pieces that were moving, every body they
+  reach was set going by the lance under way;
+- a starter that ends the frame within ``touch_mm`` of a piece that was moving was hit by it
+  (a contact reported later than the motion, or not at all);
+- of starters joined by this frame's contacts (directly or through the ball), only the one
+  in the earliest contact can be the flick: it hit the others. When that contact is between
+  two starters, the striker is the one that moved toward the other (a struck piece moves
+  away from its striker, and often faster and further, so distance cannot tell them apart).
+
+Of several unexplained starts in one frame the one that moved most is the flick (the rules
+play one lance at a time).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import NDArray
+
+from geometry.pieces import pairwise_gaps
+from rules.engine.state import FrameState
+
+__all__ = ["contact_order", "find_flick", "pick_flick", "started_moving"]
+
+BoolArray = NDArray[np.bool_]
+
+
+def contact_order(row: tuple[int, float, str, str, str]) -> tuple[float, int]:
+    """Sort key of contact rows: by time; at the same instant a piece-piece contact first.
+
+    A convention, not a reading of a text: a button meeting an opponent and the ball within
+    one physics step touched neither "before" the other, and the simulator lists such a
+    contact first; a fixed order keeps the answer independent of when a source reports them.
+    """
+    return (row[1], 0 if row[4] == "piece-piece" else 1)
+
+
+def started_moving(
+    prev: FrameState, cur: FrameState, ahead: list[FrameState], start_mm: float
+) -> tuple[BoolArray, NDArray[np.float64]]:
+    """Pieces (not the ball) at rest at ``prev`` that start moving at ``cur``, and how far each
+    moved between the two frames."""
+    p = cur.pieces
+    disp = np.hypot(*(p.xy_mm - prev.pieces.xy_mm).T)
+    known = cur.present & prev.present
+    new = cur.moving & ~prev.moving
+    if ahead:  # the tracker's hysteresis: a slow start is flagged a frame late
+        nxt = ahead[0]
+        new |= ~cur.moving & nxt.moving & ~prev.moving & (disp >= start_mm)
+    return new & known & (p.kind != "ball"), disp
+
+
+def pick_flick(
+    ids: NDArray[np.str_], started: BoolArray, disp: NDArray[np.float64], explained: set[str]
+) -> str | None:
+    """The unexplained starter that moved most, or None."""
+    cands = [i for i in np.flatnonzero(started) if str(ids[i]) not in explained]
+    if not cands:
+        return None
+    return str(ids[max(cands, key=lambda i: float(disp[i]))])
+
+
+def find_flick(
+    prev: FrameState,
+    cur: FrameState,
+    ahead: list[FrameState],
+    contacts: list[tuple[int, float, str, str, str]],
+    start_mm: float = 3.0,
+    ignore: set[str] | None = None,
+    touch_mm: float = 3.0,
+) -> str | None:
+    """The piece flicked at ``cur`` (see the module docstring), or None.
+
+    ``contacts`` are the ``(frame, t, a, b, kind)`` rows of ``cur``'s interval (and the one
+    before); ``ignore`` names pieces already known to be moving under a lance (a start
+    flagged a frame late).
+    """
+    bi = cur.ball_index
+    if prev.moving[bi] and prev.present[bi]:
+        return None
+    if cur.hands_over_table is False and prev.hands_over_table is False:
+        return None
+    started, disp = started_moving(prev, cur, ahead, start_mm)
+    if not started.any():
+        return None
+    ids = cur.pieces.ids
+    explained: set[str] = set(ignore or ())
+    # Motion passed on by contacts, from the pieces already moving; starters joined by contacts.
+    movers = {str(i) for i in ids[prev.moving & prev.present]}
+    parent: dict[str, str] = {}
+
+    def root(x: str) -> str:
+        while parent.get(x, x) != x:
+            x = parent[x]
+        return x
+
+    ordered = sorted(contacts, key=contact_order)
+    for _, _, a, b, kind in ordered:
+        if kind not in ("piece-ball", "piece-piece"):
+            continue
+        if a in movers or b in movers:
+            movers |= {a, b}
+        parent[root(a)] = root(b)
+    explained |= movers
+    index = {str(pid): i for i, pid in enumerate(ids)}
+    cand = np.flatnonzero(started)
+    starters = {str(ids[i]) for i in cand}
+    groups: dict[str, list[str]] = {}
+    for pid in starters:
+        groups.setdefault(root(pid), []).append(pid)
+    xy0 = prev.pieces.xy_mm
+    for members in groups.values():
+        if len(members) < 2:
+            continue
+        striker = None
+        for _, _, a, b, kind in ordered:
+            if kind in ("piece-ball", "piece-piece") and (a in members or b in members):
+                if a in starters and b in starters:
+                    ia, ib = index[a], index[b]
+                    da = float((cur.pieces.xy_mm[ia] - xy0[ia]) @ (xy0[ib] - xy0[ia]))
+                    db = float((cur.pieces.xy_mm[ib] - xy0[ib]) @ (xy0[ia] - xy0[ib]))
+                    striker = a if da >= db else b
+                else:
+                    striker = a if a in starters else b
+                break
+        explained |= {m for m in members if m != striker}
+    moving_before = np.flatnonzero(prev.moving & prev.present)
+    if len(moving_before):
+        gaps = pairwise_gaps(cur.pieces.select(cand), cur.pieces.select(moving_before))
+        explained |= {str(ids[cand[k]]) for k in np.flatnonzero((gaps <= touch_mm).any(axis=1))}
+    return pick_flick(ids, started, disp, explained)

@@ -1,0 +1,116 @@
+"""Reading motion and lines from tracked frames: flicks, hands, the goal line's crossing,
+a ball carried by hand, a ball a tracker calls stopped while it still creeps."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from rules.engine.motion import contact_order
+from tests.rules.engine.script import Script, brasileira_roster, lance
+from tests.rules.engine.situations import find, run
+
+
+def _cross(start: tuple[float, float], end: tuple[float, float]) -> Script:
+    """The ball goes from ``start`` to ``end`` in one frame (a fast ball near a post)."""
+    s = Script(
+        brasileira_roster(
+            [
+                ("B1", "B", "goalkeeper", 990.0, -60.0),
+                ("A9", "A", "button", start[0] - 40.0, start[1]),
+                ("ball", "", "ball", *start),
+            ]
+        )
+    )
+    s.rest(3)
+    s.move(
+        {"A9": (0, 1, (start[0] - 33.0, start[1])), "ball": (0, 1, end)},
+        {1: [("A9", "ball", "piece-ball")]},
+    )
+    s.rest(3)
+    return s
+
+
+def test_goal_judged_where_the_ball_became_wholly_past_the_line() -> None:
+    """000 REGRA 10 "por dentro da baliza": seen 25 mm behind the line, 0.5 mm wide of the
+    post's inner face, the ball was within the posts where it crossed (y ~ 62.4)."""
+    events = run("brasileira", _cross((995.0, 60.0), (1030.0, 68.5)))
+    (goal,) = find(events, "goal", "A", "A9")
+    assert goal["margin_mm"] == pytest.approx(73.0 - (60.0 + 8.5 * 10.0 / 35.0) - 5.0, abs=1e-3)
+    assert not find(events, "ball_out")
+
+
+def test_ball_crossing_wide_of_the_post_is_out() -> None:
+    events = run("brasileira", _cross((995.0, 66.0), (1030.0, 75.0)))
+    assert find(events, "ball_out", "B", "A9", restart="goal_kick")
+    assert not find(events, "goal")
+
+
+def test_no_flick_without_a_hand_over_the_table() -> None:
+    s = Script(
+        brasileira_roster([("A6", "A", "button", -200.0, 0.0), ("ball", "", "ball", -160.0, 0.0)]),
+        hands=False,
+    )
+    s.rest(3)
+    lance(s, "A6", (-60.0, 0.0))
+    events = run("brasileira", s)
+    assert not find(events, "lance") and find(events, "touch", "A", "A6")
+
+
+def test_ball_carried_by_hand_stops_play() -> None:
+    """A hand puts the ball wholly out (no call on it), then on the touchline, where the next
+    flick restarts play."""
+    s = Script(
+        brasileira_roster([("A6", "A", "button", -200.0, 0.0), ("ball", "", "ball", -160.0, 0.0)])
+    )
+    s.rest(3)
+    lance(s, "A6", (-60.0, 0.0))
+    s.place("ball", (-60.0, 712.0))
+    s.rest(3)
+    s.place("ball", (-60.0, 699.0))
+    s.place("A6", (-60.0, 740.0))
+    s.rest(2)
+    lance(s, "A6", (-60.0, 500.0))
+    events = run("brasileira", s)
+    assert not find(events, "ball_out")
+    second = find(events, "lance")[1]
+    assert second["evidence"]["first"] and second["evidence"]["restart"] is None
+
+
+def test_settle_frames_wait_for_a_creeping_ball() -> None:
+    """A tracker calls the ball stopped while it still creeps 2 mm over the goal line: the
+    goal area's call must wait (nacional, 000 Art. 13) and the goal be given."""
+    s = Script(
+        brasileira_roster(
+            [
+                ("B1", "B", "goalkeeper", 990.0, -60.0),
+                ("A9", "A", "button", 900.0, 50.0),
+                ("ball", "", "ball", 940.0, 50.0),
+            ]
+        )
+    )
+    s.rest(3)
+    s.move(
+        {"A9": (0, 2, (905.0, 50.0)), "ball": (1, 8, (1003.5, 50.0))},
+        {2: [("A9", "ball", "piece-ball")]},
+    )
+    s.move({"ball": (0, 3, (1006.0, 50.0))})
+    n = len(s.frames)
+    s.rest(5)
+    for k in range(n - 3, n):  # the tracker's flag is already off while it creeps
+        s.frames[k] = dataclasses.replace(s.frames[k], moving=np.zeros(len(s.ids), bool))
+    early = run("nacional", s)
+    assert find(early, "goalkeeper_ball", "B") and not find(early, "goal")
+    settled = run("nacional", s, settle_frames=3)
+    assert find(settled, "goal", "A", "A9") and not find(settled, "goalkeeper_ball")
+
+
+def test_contacts_at_one_instant_are_ordered_piece_piece_first() -> None:
+    rows = [
+        (5, 0.2, "A7", "ball", "piece-ball"),
+        (5, 0.2, "A7", "B8", "piece-piece"),
+        (5, 0.1, "A7", "A6", "piece-piece"),
+    ]
+    assert [r[3] for r in sorted(rows, key=contact_order)] == ["A6", "B8", "ball"]
