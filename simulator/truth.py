@@ -44,7 +44,9 @@ from numpy.typing import NDArray
 from geometry.field import FieldModel
 from geometry.lines import ball_in_goal_margin, ball_out_margin, goal_margins
 from geometry.pieces import Pieces, footprints
+from geometry.scene import Scene
 from geometry.tablespec import TableSpec
+from rules.checks import CHECKS, CheckContext
 from rules.rulesets import get_ruleset
 from simulator.state import FrameTruth
 
@@ -119,6 +121,7 @@ class Referee:
         self.table = table
         self.field = FieldModel(table)
         self.rules = get_ruleset(rules_name)
+        self._checks = CheckContext.build(table, self.rules)
         # 001 Art. XXXIV: a ball touching a touchline is out (as rules.checks.ball_lines).
         self._touching_touchline = bool(
             self.rules.has("ball_out_touching_touchline")
@@ -152,22 +155,15 @@ class Referee:
         return 1.0 if self.teams[team] == "left" else -1.0
 
     def _offside_set(self, pieces: Pieces, team: str) -> set[str]:
-        """Buttons of ``team`` in offside position (000 REGRA 11 and its exceptions A-C)."""
-        s = self.attack_sign(team)
-        bi = int(np.flatnonzero(pieces.kind == "ball")[0])
-        fwd = pieces.xy_mm[:, 0] * s
-        opp = np.flatnonzero((pieces.team != team) & (pieces.kind != "ball"))
-        if len(opp) < 2:
+        """Buttons of ``team`` in offside position as the rule set's text has it, by the
+        rules engine's exact check (000 REGRA 11 with exceptions A-C; 001 Art. XXXII with
+        only the goalkeeper ahead); none where the text has no offside (paulista, mesa-posta).
+        """
+        if "offside_position" not in self.rules.checks:
             return set()
-        penultimate = np.sort(fwd[opp])[-2]
-        mask = (
-            (pieces.team == team)
-            & (pieces.kind == "button")
-            & (fwd > 0.0)  # exception B: not in his own half
-            & (fwd > fwd[bi])
-            & (fwd > penultimate)  # exceptions A and C
-        )
-        return {str(i) for i in pieces.ids[mask]}
+        scene = Scene(self.table.name, self.teams, pieces, {"to_play": team})
+        verdicts = CHECKS["offside_position"](scene, self._checks)
+        return {str(v.piece) for v in verdicts if v.holds and v.piece is not None}
 
     def _restart_spot(self, line: str, xy: tuple[float, float], team: str) -> list[float]:
         hl, hw, lw = self.field.hl, self.field.hw, self.table.line_width
