@@ -12,7 +12,11 @@ Figures per case: success (``result.ok``); the reprojection error over the whole
 against the true camera (a 41 x 29 grid of table points at z = 0 projected by the fitted camera
 and brought back to the table by the true one; also at z = 35 mm, a goalkeeper's top, which
 needs the focal length / distance right); the focal length's relative error; the time of
-``calibrate_image``.
+``calibrate_image`` (wall clock and this process's CPU time: the machine may be shared).
+
+Wrong tables: every ``WRONG_EVERY``-th picture is calibrated again against a table spec whose
+markings differ (a brasileira table named as a nacional, a nacional as a gaucha-min, ...); the
+calibration must refuse it ("not the named table": ``botao calibrate`` exits 2).
 """
 
 from __future__ import annotations
@@ -38,6 +42,10 @@ from simulator.state import FrameTruth
 
 SIZES = [(1280, 720), (1600, 900), (1920, 1080), (1920, 1080), (2560, 1440), (3840, 2160)]
 TABLES = ["brasileira", "brasileira", "brasileira", "gaucha-min", "nacional"]
+#: A table whose markings differ from each table's (brasileira, mesa-posta and paulista share
+#: theirs, so they cannot be told apart; gaucha-min and -max differ in the field's size only).
+WRONG_TABLE = {"brasileira": "nacional", "nacional": "gaucha-max", "gaucha-min": "brasileira"}
+WRONG_EVERY = 4
 
 
 @dataclass(frozen=True)
@@ -194,14 +202,26 @@ class Outcome:
     err0: np.ndarray | None
     err35: np.ndarray | None
     focal_err: float
+    wrong_table: str = ""  # the other table spec this picture was also calibrated against
+    wrong_refused: bool | None = None  # None: not tried
+    wrong_reason: str = ""
 
 
-def run_case(case: Case) -> Outcome:
+def tilt_deg(camera: Camera) -> float:
+    """The optical axis's angle from the vertical (deg)."""
+    return math.degrees(math.acos(min(1.0, -float(camera.R[2, 2]))))
+
+
+def run_case(case: Case, wrong: str = "") -> Outcome:
     t0, c0 = time.perf_counter(), time.process_time()
     result = calibrate_image(case.image, case.table)
     dt, cpu = time.perf_counter() - t0, time.process_time() - c0
+    refused, why = None, ""
+    if wrong:
+        other = calibrate_image(case.image, load_table(wrong))
+        refused, why = not other.ok, other.reason
     if not result.ok or result.camera is None:
-        return Outcome(case, result, dt, cpu, None, None, math.nan)
+        return Outcome(case, result, dt, cpu, None, None, math.nan, wrong, refused, why)
     cam = result.camera
     return Outcome(
         case,
@@ -211,6 +231,9 @@ def run_case(case: Case) -> Outcome:
         field_error_mm(cam, case.camera, case.table),
         field_error_mm(cam, case.camera, case.table, 35.0),
         cam.K[0, 0] / case.camera.K[0, 0] - 1.0,
+        wrong,
+        refused,
+        why,
     )
 
 
@@ -218,22 +241,26 @@ def run(n: int = 200, seed: int = 1000, verbose: bool = False) -> list[Outcome]:
     out = []
     for k in range(n):
         case = random_case(seed + k)
-        o = run_case(case)
+        wrong = WRONG_TABLE.get(case.table.name, "") if k % WRONG_EVERY == 0 else ""
+        o = run_case(case, wrong)
         out.append(o)
         if verbose:
             w, h = case.image.shape[1], case.image.shape[0]
             head = (
                 f"{case.seed} {w}x{h} {case.table.name:10s} {case.felt:10s} "
-                f"tilt {case.tilt_deg:4.1f}"
+                f"tilt {tilt_deg(case.camera):4.1f}"
+            )
+            tail = (
+                "" if not wrong else f" as {wrong}: {'refused' if o.wrong_refused else 'ACCEPTED'}"
             )
             if o.err0 is None or o.err35 is None:
-                print(f"{head} FAIL {o.result.reason} ({o.seconds:.2f} s)", flush=True)
+                print(f"{head} FAIL {o.result.reason} ({o.seconds:.2f} s){tail}", flush=True)
             else:
                 print(
                     f"{head} ok med {np.median(o.err0):.3f} p95 {np.percentile(o.err0, 95):.3f} "
                     f"z35 {np.median(o.err35):.2f} f {100 * o.focal_err:+.2f}% "
                     f"rms {o.result.rms_px:.2f}px share {o.result.found_share:.2f} "
-                    f"({o.seconds:.2f} s)",
+                    f"({o.seconds:.2f} s, cpu {o.cpu_seconds:.2f} s){tail}",
                     flush=True,
                 )
     return out
@@ -245,25 +272,36 @@ def _pct(values: list[float] | np.ndarray, q: float) -> float:
 
 def report(n: int = 200, seed: int = 1000, verbose: bool = False) -> list[str]:
     """Markdown lines for benchmarks/RESULTS.md."""
+    load0 = os.getloadavg()[0] if hasattr(os, "getloadavg") else math.nan
     outcomes = run(n, seed, verbose)
+    load1 = os.getloadavg()[0] if hasattr(os, "getloadavg") else math.nan
     ok = [o for o in outcomes if o.err0 is not None]
     hd = [o for o in ok if o.case.image.shape[:2] == (1080, 1920)]
     med_hd = [float(np.median(o.err0)) for o in hd if o.err0 is not None]
     all_hd = np.concatenate([o.err0 for o in hd if o.err0 is not None]) if hd else np.zeros(0)
+    all0 = np.concatenate([o.err0 for o in ok if o.err0 is not None]) if ok else np.zeros(0)
+    all35 = np.concatenate([o.err35 for o in ok if o.err35 is not None]) if ok else np.zeros(0)
     focal = np.array([abs(o.focal_err) for o in ok])
-    tilt = np.array([o.case.tilt_deg for o in ok])
-    t_hd = [o.seconds for o in outcomes if o.case.image.shape[:2] == (1080, 1920)]
-    c_hd = [o.cpu_seconds for o in outcomes if o.case.image.shape[:2] == (1080, 1920)]
-    t_all = [o.seconds for o in outcomes]
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else math.nan
+    tilt = np.array([tilt_deg(o.case.camera) for o in ok])
+    is_hd = [o.case.image.shape[:2] == (1080, 1920) for o in outcomes]
+    t_hd = [o.seconds for o, h in zip(outcomes, is_hd, strict=True) if h]
+    c_hd = [o.cpu_seconds for o, h in zip(outcomes, is_hd, strict=True) if h]
+    c_all = [o.cpu_seconds for o in outcomes]
+    sizes = sorted({o.case.image.shape[1::-1] for o in outcomes})
+    tried = [o for o in outcomes if o.wrong_refused is not None]
+    refused = sum(bool(o.wrong_refused) for o in tried)
     lines = [
         "## Calibration from the field markings (issue 4)",
         "",
-        f"{n} seeded random cameras (`python -m benchmarks.bench_calibration --cameras {n}`): "
-        "height 1.3-2.2 m, tilt 0-25 deg, hfov 55-80 deg, k1 -0.25..0.05, 1280x720..3840x2160, "
+        f"{n} seeded random cameras (`python -m benchmarks.bench_calibration --cameras {n} "
+        f"--seed {seed}`): height 1.3-2.2 m, tilt 0-25 deg, hfov 55-80 deg, k1 -0.25..0.05, "
+        f"{', '.join(f'{w}x{h}' for w, h in sizes)} "
+        f"({sum(o.case.image.shape[:2] == (2160, 3840) for o in outcomes)} at 3840x2160), "
+        f"tables {', '.join(sorted({o.case.table.name for o in outcomes}))}; "
         f"{sum(o.case.with_pieces for o in outcomes)} with pieces "
-        f"({sum(o.case.hands > 0 for o in outcomes)} with a hand), felt colours "
-        f"{', '.join(sorted({o.case.felt for o in outcomes}))}, blur, noise, JPEG.",
+        f"({sum(o.case.hands > 0 for o in outcomes)} of them with a hand), felt colours "
+        f"{', '.join(sorted({o.case.felt for o in outcomes}))}, lighting gradients, vignette, "
+        "blur, noise, JPEG.",
         "",
         "| figure | value | target |",
         "| --- | --- | --- |",
@@ -273,33 +311,71 @@ def report(n: int = 200, seed: int = 1000, verbose: bool = False) -> list[str]:
         f"| same, 95th percentile | {_pct(all_hd, 95):.3f} mm | <= 0.6 mm |",
         f"| same, worst camera's median | {max(med_hd, default=math.nan):.3f} mm | |",
         f"| field error at z=0, all resolutions: median / p95 | "
-        f"{_pct(np.concatenate([o.err0 for o in ok if o.err0 is not None]), 50):.3f} / "
-        f"{_pct(np.concatenate([o.err0 for o in ok if o.err0 is not None]), 95):.3f} mm | |",
-        f"| field error at z=35 mm (a goalkeeper's top): median / p95 | "
-        f"{_pct(np.concatenate([o.err35 for o in ok if o.err35 is not None]), 50):.3f} / "
-        f"{_pct(np.concatenate([o.err35 for o in ok if o.err35 is not None]), 95):.3f} mm | |",
-        f"| focal length within 1% | {100 * np.mean(focal <= 0.01):.1f}% of successes | 100% |",
-        f"| focal length within 1%, tilt >= 5 deg | "
-        f"{100 * np.mean(focal[tilt >= 5] <= 0.01):.1f}% | |",
+        f"{_pct(all0, 50):.3f} / {_pct(all0, 95):.3f} mm | |",
+        f"| field error at z=35 mm (a goalkeeper's top): median / p95 / max | "
+        f"{_pct(all35, 50):.3f} / {_pct(all35, 95):.3f} / {all35.max(initial=0):.3f} mm | |",
+        f"| focal length within 1% | {int(np.sum(focal <= 0.01))}/{len(focal)} = "
+        f"{100 * np.mean(focal <= 0.01):.1f}% of successes | 100% |",
+        f"| focal length within 1%, tilt >= 10 deg | {int(np.sum(focal[tilt >= 10] <= 0.01))}/"
+        f"{int(np.sum(tilt >= 10))} | |",
         f"| focal length error: median / p95 / max | {100 * _pct(focal, 50):.2f} / "
         f"{100 * _pct(focal, 95):.2f} / {100 * focal.max(initial=0):.2f}% | |",
-        f"| time per 1920x1080 image: median / p95 / max (wall clock) | {_pct(t_hd, 50):.2f} / "
+        f"| time per 1920x1080 image, wall clock: median / p95 / max | {_pct(t_hd, 50):.2f} / "
         f"{_pct(t_hd, 95):.2f} / {max(t_hd, default=math.nan):.2f} s | <= 1.5 s |",
-        f"| same, CPU time of the process (all threads) | {_pct(c_hd, 50):.2f} / "
+        f"| same, CPU time of the process: median / p95 / max | {_pct(c_hd, 50):.2f} / "
         f"{_pct(c_hd, 95):.2f} / {max(c_hd, default=math.nan):.2f} s | |",
-        f"| time per image, all sizes: median / max | {_pct(t_all, 50):.2f} / "
-        f"{max(t_all, default=math.nan):.2f} s | |",
+        f"| CPU time per image, all sizes: median / max | {_pct(c_all, 50):.2f} / "
+        f"{max(c_all, default=math.nan):.2f} s | |",
+        f'| another table\'s spec refused ("not the named table") | {refused}/{len(tried)} | all |',
         "",
-        f"Load average when the run ended: {load:.1f} on {os.cpu_count()} cores (wall-clock "
-        "times grow with the machine's other work).",
+        f"Load average (1 min) {load0:.1f} when the run started and {load1:.1f} when it ended, "
+        f"on {os.cpu_count()} cores: above the core count wall-clock times include waiting "
+        "for a core, CPU times do not.",
         "",
     ]
     fails = [o for o in outcomes if o.err0 is None]
     if fails:
-        lines.append(
-            "Failures: " + "; ".join(f"seed {o.case.seed}: {o.result.reason}" for o in fails)
-        )
-        lines.append("")
+        lines += [
+            "Failures (the calibration said why): "
+            + "; ".join(f"seed {o.case.seed}: {o.result.reason}" for o in fails),
+            "",
+        ]
+    accepted = [o for o in tried if not o.wrong_refused]
+    if accepted:
+        lines += [
+            "Wrong tables accepted: "
+            + "; ".join(
+                f"seed {o.case.seed} ({o.case.table.name} as {o.wrong_table})" for o in accepted
+            ),
+            "",
+        ]
+    off = sorted((o for o in ok if abs(o.focal_err) > 0.01), key=lambda o: -abs(o.focal_err))
+    if off:
+        lines += [
+            "Focal length off by more than 1% (seed: error, tilt, k1, resolution, felt, table; "
+            "the error this leaves at z = 35 mm, median / max):",
+            "",
+            *(
+                f"- {o.case.seed}: {100 * o.focal_err:+.2f}%, tilt {tilt_deg(o.case.camera):.1f} "
+                f"deg, k1 {o.case.camera.dist[0]:+.3f}, {o.case.image.shape[1]}x"
+                f"{o.case.image.shape[0]}, {o.case.felt}, {o.case.table.name}; "
+                f"{np.median(o.err35):.2f} / {np.max(o.err35):.2f} mm"
+                for o in off
+                if o.err35 is not None
+            ),
+            "",
+            "Seen from nearly straight above, the painted plane shows only focal length / "
+            "distance; the focal length then rests on the crossbars' parallax (40-60 mm above "
+            "the table), where a bias of a tenth of a pixel in a 2-4 px wide bar moves it by "
+            "about 1%. Under a strong barrel lens (k1 near -0.24) the simulator draws each "
+            "crossbar as a straight quad between its projected corners "
+            "(`simulator/render_static.py`, `_Painter.goal`) while the lens bows it by up to "
+            "half a pixel, and the fit follows the straight bar. The field's own figures do "
+            "not suffer (the plane is exact either way); heights do, by the z = 35 mm errors "
+            "above. With `--intrinsics` (a lens calibrated on a board) the focal length is not "
+            "estimated at all.",
+            "",
+        ]
     return lines
 
 

@@ -9,13 +9,15 @@ From one picture (or the first frames of a video) with or without pieces and han
 3. ICP on every marking: each line point is matched to the nearest projected model curve
    (:func:`calibration.estimate.model_curves`) and focal length, k1, k2, the principal point
    and the pose are fitted to the distances across the curves with a robust loss, the match
-   radius shrinking round by round; the goals' crossbars (49 mm up) join where the painted
-   plane leaves the focal length open (a camera looking straight down);
+   radius shrinking round by round; then the goals' crossbars (40-60 mm up, centred by
+   :func:`calibration.markings.bar_centres`, at half the paint's weight) join: seen from
+   straight above, the painted plane leaves the focal length / distance open, they do not;
 4. the quality: RMS in pixels and on the table, per marking, and the share of the markings'
    length found; a field that is cut off or does not match the table spec is refused;
 5. the field's symmetry (180 deg about the centre mark): the table frame's +x goal is put on
    the side ``right_goal`` names, by default the image's right (or, for a field whose long
-   axis runs down the image, the bottom), recorded as ``right_goal_image_side``.
+   axis runs down the image, the bottom), recorded as ``right_goal_image_side``; a side the
+   field's long axis does not run toward (within 60 deg) is refused with the reason.
 
 Examples
 --------
@@ -43,7 +45,6 @@ from calibration.estimate import (
     cameras_from_quad,
     default_focal,
     fit_camera,
-    focal_sigma,
     model_curves,
 )
 from calibration.markings import (
@@ -143,7 +144,7 @@ def _icp(
         sel = np.arange(len(match.point))
         if len(sel) > max_points:
             sel = np.sort(rng.choice(sel, max_points, replace=False))
-        # Off-plane points (the crossbars, centred between their edges) are found less
+        # Off-plane points (the crossbars, thin bars before their nets) are found less
         # exactly than paint: weighted down, they settle focal length / distance where the
         # painted plane cannot (seen from straight above) and barely move it elsewhere.
         xyz = model.xyz_mm[match.sample[sel]]
@@ -201,16 +202,15 @@ def _cut_off_side(cam: Camera, table: TableSpec, margin_px: float = 1.0) -> str 
     return side if amount > 0 else None
 
 
-def _rms_mm(cam: Camera, model: ModelCurves, lines: LinePoints, m: _Match) -> float:
-    """RMS distance on the table from back-projected line points to their model curves."""
+def _across_mm(cam: Camera, model: ModelCurves, lines: LinePoints, m: _Match) -> FloatArray:
+    """Distances (mm, on the table) from back-projected line points to their model curves."""
     if len(m.point) == 0:
-        return math.nan
+        return np.zeros(0)
     xy = cam.image_to_table(lines.uv_px[m.point], 0.0)
     foot = model.xyz_mm[m.sample, :2]
     t = model.tangent[m.sample, :2]
-    d = (xy - foot) @ np.array([[0.0, 1.0], [-1.0, 0.0]])  # rotate so d . t_perp is easy
-    across = d[:, 0] * t[:, 0] + d[:, 1] * t[:, 1]
-    return float(np.sqrt(np.nanmean(across**2)))
+    d = xy - foot
+    return np.asarray(d[:, 1] * t[:, 0] - d[:, 0] * t[:, 1], np.float64)  # across the curve
 
 
 # ---------------------------------------------------------------------- symmetry
@@ -227,6 +227,19 @@ def _goal_side(cam: Camera, table: TableSpec) -> str:
     if abs(du) >= abs(dv):
         return "right" if du > 0 else "left"
     return "down" if dv > 0 else "up"
+
+
+def _hint_conflict(cam: Camera, table: TableSpec, right_goal: str | None) -> str:
+    """Why ``right_goal`` cannot be the +x goal's image side (empty when it can): the
+    field's long axis must run within 60 deg of that side's direction."""
+    if right_goal is None:
+        return ""
+    uv = cam(np.array([[-table.half_length, 0.0, 0.0], [table.half_length, 0.0, 0.0]]))
+    d = uv[1] - uv[0]
+    if abs(float(np.dot(d, _SIDE_VECTORS[right_goal]))) >= 0.5 * float(np.hypot(*d)):
+        return ""
+    ends = "left and right" if abs(d[0]) >= abs(d[1]) else "top and bottom"
+    return f"right_goal {right_goal!r} does not fit the picture: the goals are at its {ends}"
 
 
 def _orient(cam: Camera, table: TableSpec, right_goal: str | None) -> Camera:
@@ -326,6 +339,8 @@ class _Quality:
     rms_mm: float
     markings_used: tuple[str, ...]
     per_marking_px: dict[str, float]
+    per_marking_mm: dict[str, float]
+    found_by_marking: dict[str, float]
     found_share: float
     consistency: float
 
@@ -334,6 +349,8 @@ class _Quality:
         return {
             "markings_used": self.markings_used,
             "per_marking_px": self.per_marking_px,
+            "per_marking_mm": self.per_marking_mm,
+            "found_by_marking": self.found_by_marking,
             "found_share": self.found_share,
         }
 
@@ -359,7 +376,7 @@ def _assess(
     found = found_along(cam, model, seen.lines, tol)
     lengths = model.lengths_mm()
     found_by = np.bincount(model.marking, weights=found.astype(float), minlength=len(model.names))
-    share_by = found_by * model.step_mm / np.maximum(lengths, 1e-9)
+    share_by = np.minimum(found_by * model.step_mm / np.maximum(lengths, 1e-9), 1.0)
     painted = model.xyz_mm[:, 2] == 0
     found_share = float(found[painted].mean())
     inner = sorted(share_by[i] for i, n in enumerate(model.names) if n.startswith(_INNER))
@@ -367,24 +384,36 @@ def _assess(
     r = match.residual
     inlier = np.abs(r) < 2.0
     rms_px = float(np.sqrt(np.mean(r[inlier] ** 2))) if inlier.any() else math.nan
-    per: dict[str, float] = {}
-    mk = model.marking[match.sample]
-    for i, name in enumerate(model.names):
-        sel = (mk == i) & inlier
-        if sel.sum() >= 5:
-            per[name] = float(np.sqrt(np.mean(r[sel] ** 2)))
     off_plane = {model.names[i] for i in np.unique(model.marking[~painted])}
-    used = tuple(
-        n
-        for i, n in enumerate(model.names)
-        if share_by[i] >= 0.3 and n in per and n not in off_plane
-    )
+    # On the table: the painted markings' inliers, brought down to z = 0.
     flat = inlier & painted[match.sample]
     inl = _Match.__new__(_Match)
     inl.point, inl.sample = match.point[flat], match.sample[flat]
     inl.normal, inl.residual = match.normal[flat], r[flat]
-    rms_mm = _rms_mm(cam, model, lines, inl)
-    return _Quality(rms_px, rms_mm, used, per, found_share, consistency)
+    across = _across_mm(cam, model, lines, inl)
+    seen_mm = np.isfinite(across)  # (a ray that misses the table: behind the camera's horizon)
+    rms_mm = float(np.sqrt(np.mean(across[seen_mm] ** 2))) if seen_mm.any() else math.nan
+    per_px: dict[str, float] = {}
+    per_mm: dict[str, float] = {}
+    mk, mk_flat = model.marking[match.sample], model.marking[inl.sample]
+    for i, name in enumerate(model.names):
+        sel = (mk == i) & inlier
+        if sel.sum() >= 5:
+            per_px[name] = float(np.sqrt(np.mean(r[sel] ** 2)))
+        sel_mm = (mk_flat == i) & seen_mm
+        if sel_mm.sum() >= 5:
+            per_mm[name] = float(np.sqrt(np.mean(across[sel_mm] ** 2)))
+    used = tuple(
+        n
+        for i, n in enumerate(model.names)
+        if share_by[i] >= 0.3 and n in per_px and n not in off_plane
+    )
+    found_by_marking = {
+        n: float(share_by[i]) for i, n in enumerate(model.names) if n not in off_plane
+    }
+    return _Quality(
+        rms_px, rms_mm, used, per_px, per_mm, found_by_marking, found_share, consistency
+    )
 
 
 def _crossbar_points(
@@ -444,7 +473,8 @@ def calibrate_image(
 
     ``intrinsics``: a camera whose K and distortion are kept (only the pose is fitted).
     ``right_goal``: the image side ("left", "right", "up", "down") the table's +x goal is on;
-    default: the right, or the bottom when the field's long axis runs down the image.
+    default: the right, or the bottom when the field's long axis runs down the image. A side
+    the goals are not on (``"up"`` for a field across the picture) is a failure.
     Never raises on a bad picture: ``result.ok`` is False and ``result.reason`` says why
     (with the rejected fit in ``result.rejected`` when there was one).
     """
@@ -521,22 +551,20 @@ def calibrate_image(
                 break
         if best is None:
             continue
-        # The crossbars (off the plane: they fix focal length / distance seen from above),
-        # trusted as far as the painted plane leaves the focal length open.
+        # The crossbars, off the plane: seen from above, they fix the focal length / distance
+        # the painted plane leaves open; from a tilted view they agree with the plane.
         cam = best[1]
         both = lines.concat(_crossbar_points(img, cam, goal_model, table, seen))
-        near = _Match(cam, model, lines, 3.0 * unit)
-        sigma = focal_sigma(cam, model.xyz_mm[near.sample], lines.uv_px[near.point], near.normal)
-        bar_weight = _OFF_PLANE_WEIGHT * float(np.clip((sigma - 0.002) / 0.002, 0.0, 1.0))
         # Wide first: with the focal length unknown the crossbars may be far off.
-        cam, _ = _icp(cam, goal_model, both, coarse[-1:] + fine[:1], rng, 3000, prior, bar_weight)
-        cam, match = _icp(cam, goal_model, both, fine[1:], rng, 6000, prior, bar_weight)
+        cam, _ = _icp(cam, goal_model, both, coarse[-1:] + fine[:1], rng, 3000, prior)
+        cam, match = _icp(cam, goal_model, both, fine[1:], rng, 6000, prior)
         outcome = (cam, _assess(cam, match, seen, goal_model, both))
         if outcome[1].consistent:
             break
     if outcome is None:
         return CalibrationResult.failure("no field boundary found among the markings")
     cam, q = outcome
+    conflict = _hint_conflict(cam, table, right_goal) if q.consistent else ""
     cam = _orient(cam, table, right_goal)
     side = _cut_off_side(cam, table)
     if side is not None and (q.consistent or _lines_reach(long, side, size)):
@@ -556,10 +584,10 @@ def calibrate_image(
                 f"of their length, the inner markings only {inner:.0f}%; rms {q.rms_px:.1f} px)"
             )
         return CalibrationResult.failure(why, rejected=cam, **q.fields())
+    if conflict:
+        return CalibrationResult.failure(conflict, rejected=cam, **q.fields())
     cam = replace(cam, rms_px=q.rms_px, rms_mm=q.rms_mm, markings_used=q.markings_used)
-    return CalibrationResult(
-        cam, "", q.rms_px, q.rms_mm, q.markings_used, q.per_marking_px, q.found_share
-    )
+    return CalibrationResult(cam, "", q.rms_px, q.rms_mm, **q.fields())  # type: ignore[arg-type]
 
 
 def calibrate_frames(

@@ -461,9 +461,20 @@ def _points(value: ArrayLike, dim: int, name: str) -> FloatArray:
 
 
 def load_camera(path: str | Path) -> Camera:
-    """Read a ``camera/1`` JSON file; errors name the file and the field."""
+    """Read a ``camera/1`` JSON file; every error is a :class:`CameraError` naming the file
+    (and the field)."""
     try:
-        doc = json.loads(Path(path).read_text(encoding="utf-8"))
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise CameraError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise CameraError(f"{path}: is a directory, not a camera file") from None
+    except OSError as exc:
+        raise CameraError(f"{path}: cannot read ({exc.strerror})") from None
+    except UnicodeDecodeError:
+        raise CameraError(f"{path}: not a JSON text file") from None
+    try:
+        doc = json.loads(text)
     except json.JSONDecodeError as exc:
         raise CameraError(f"{path}: not valid JSON ({exc.msg} at line {exc.lineno})") from None
     return Camera.from_dict(doc, where=str(path))

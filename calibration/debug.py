@@ -6,9 +6,16 @@ labelled, and the quality figures (or the failure's reason) are written in the t
 A refused fit (field cut off, another table) is drawn the same way; a failure without any fit
 (no felt, no lines) shows the felt's region and the line pixels found, so a user sees what the
 calibration saw.
+
+:func:`draw_check` is ``botao check-camera --debug``: each mark's expected place (a cross) and
+the ball seen near it (a circle, green when within the tolerance, red when not), labelled with
+the distance.
 """
 
 from __future__ import annotations
+
+import math
+from typing import Any
 
 import cv2
 import numpy as np
@@ -20,7 +27,7 @@ from calibration.estimate import ModelCurves, model_curves
 from calibration.markings import find_field, find_lines
 from geometry.tablespec import TableSpec
 
-__all__ = ["draw_calibration"]
+__all__ = ["draw_calibration", "draw_check"]
 
 U8 = NDArray[np.uint8]
 _FOUND = (60, 220, 60)
@@ -108,10 +115,39 @@ def draw_calibration(
         out,
         [
             "calibration ok" if result.ok else f"calibration refused: {result.reason}",
-            f"{fit}found {100 * result.found_share:.0f}% of the markings",
+            f"{fit}found {100 * result.found_share:.0f}% of the markings"
+            if math.isfinite(result.found_share)
+            else f"{fit}from point pairs",
             f"f {cam.K[0, 0]:.1f} px, k1 {cam.dist[0]:+.3f}, k2 {cam.dist[1]:+.3f}, "
             f"+x goal {cam.right_goal_image_side}",
         ],
         scale,
     )
+    return out
+
+
+def draw_check(image_bgr: NDArray[np.generic], camera: Camera, records: list[dict[str, Any]]) -> U8:
+    """A copy of ``image_bgr`` with :func:`calibration.check.check_marks`' records drawn."""
+    out = np.ascontiguousarray(np.asarray(image_bgr), np.uint8).copy()
+    h, w = out.shape[:2]
+    scale = max(w, h) / 1920.0 * 1.2
+    size, thick = max(8, round(16 * scale)), max(1, round(scale))
+    for r in records:
+        ex = camera.table_to_image(np.array([[*r["expected_mm"], 0.0]]))[0]
+        if np.isfinite(ex).all():
+            cv2.drawMarker(
+                out, (round(ex[0]), round(ex[1])), (255, 255, 0), cv2.MARKER_CROSS, size, thick
+            )
+        colour = _FOUND if r["ok"] else _MISSING
+        if r["seen_px"] is not None:
+            u, v = (round(float(c)) for c in r["seen_px"])
+            cv2.circle(out, (u, v), size // 2 + 2, colour, thick + 1, cv2.LINE_AA)
+        if np.isfinite(ex).all():
+            label = "not found" if r["error_mm"] is None else f"{r['error_mm']:.1f} mm"
+            org = (round(ex[0]) + size, round(ex[1]) - size)
+            cv2.putText(
+                out, label, org, cv2.FONT_HERSHEY_SIMPLEX, 0.6 * scale, colour, thick, cv2.LINE_AA
+            )
+    bad = [f"{r['mark']}: {r['reason']}" for r in records if not r["ok"]]
+    _text(out, ["camera OK"] if not bad else ["REFUSED", *bad], scale)
     return out

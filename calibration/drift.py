@@ -23,7 +23,8 @@ Hysteresis: ``calibration_lost`` after ``k_lost`` consecutive checks below ``los
 ``k_hidden`` checks with too little to see); a camera set with :meth:`DriftWatch.set_camera` is
 validated without references (its lines must stand out from their sides) before it is adopted
 and ``calibration_restored`` is emitted. While lost, the same camera fitting again for
-``k_accept`` checks (the table put back, the view cleared) also restores it.
+``k_accept`` checks (the table put back, the view cleared) also restores it. The automatic
+recalibration between the two events is :class:`calibration.keeper.CameraKeeper`'s.
 
 Examples
 --------
@@ -347,6 +348,11 @@ class DriftWatch:
     @property
     def n_samples(self) -> int:
         return len(self.samples)
+
+    @property
+    def failures(self) -> int:
+        """Consecutive failed checks (while validating: frames that did not accept the camera)."""
+        return self._fails
 
     def set_camera(self, camera: Camera, t: float | None = None) -> None:
         """Adopt a new camera (e.g. after recalibration); it must pass before it is trusted.

@@ -49,9 +49,10 @@ class CalibrationResult:
     points to the fitted model, ``rms_mm`` the same measured on the table, ``per_marking_px``
     that RMS per marking (the painted markings, by their :class:`geometry.field.FieldModel`
     names, and the crossbars ``crossbar_left``/``crossbar_right`` when the goals were used),
-    ``markings_used`` the painted markings matched, ``found_share`` the share of the painted
-    markings' length found in the image. A refused fit (cut off, wrong table) keeps its
-    camera in ``rejected``.
+    ``per_marking_mm`` the RMS on the table per painted marking, ``markings_used`` the painted
+    markings matched, ``found_share`` the share of the painted markings' length found in the
+    image and ``found_by_marking`` that share per painted marking. A refused fit (cut off,
+    wrong table) keeps its camera in ``rejected``.
     """
 
     camera: Camera | None
@@ -62,6 +63,8 @@ class CalibrationResult:
     per_marking_px: dict[str, float] = field(default_factory=dict)
     found_share: float = 0.0
     rejected: Camera | None = None  # the fit a failure refused (for the debug picture)
+    per_marking_mm: dict[str, float] = field(default_factory=dict)
+    found_by_marking: dict[str, float] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:

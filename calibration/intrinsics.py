@@ -79,10 +79,12 @@ def load_image(item: ImageInput) -> tuple[str, NDArray[np.uint8]]:
     if isinstance(item, tuple):
         name, arr = item
         return str(name), np.asarray(arr, np.uint8)
+    if not Path(item).is_file():  # (before cv2.imread, which would log a warning)
+        what = "does not exist" if not Path(item).exists() else "is not a file"
+        raise IntrinsicsError(f"{item}: {what}")
     img = cv2.imread(str(item), cv2.IMREAD_COLOR)
     if img is None:
-        what = "does not exist" if not Path(item).exists() else "is not an image OpenCV reads"
-        raise IntrinsicsError(f"{item}: {what}")
+        raise IntrinsicsError(f"{item}: is not an image OpenCV reads")
     return str(item), np.asarray(img, np.uint8)
 
 

@@ -12,9 +12,9 @@ Two steps, for any felt colour and lighting (nothing here knows the renderer):
    sub-pixel centre is where the first derivative across the line vanishes (one Taylor step
    at the pixel, one Newton step from bicubic samples). Step edges (a piece's rim, a hand)
    are rejected because their flanks are not both darker (or lighter).
-3. :func:`bar_centres` - a bar between unequal flanks (a crossbar before its net) is centred
-   between its two edges instead; :func:`long_chains`, :func:`largest_quad` and
-   :func:`felt_quad` give the outlines an initial pose starts from.
+3. :func:`bar_centres` - a thin bar between unequal flanks (a crossbar before its net) is
+   centred by fitting its profile with a blurred box instead; :func:`long_chains`,
+   :func:`largest_quad` and :func:`felt_quad` give the outlines an initial pose starts from.
 
 Examples
 --------
@@ -38,6 +38,7 @@ from typing import Any
 import cv2
 import numpy as np
 from numpy.typing import NDArray
+from scipy.special import ndtr
 
 __all__ = [
     "FieldRegion",
@@ -462,43 +463,85 @@ def _refine(
     return LinePoints(uv[keep], n[keep], strength[keep], sigma, polarity)
 
 
-def bar_centres(image: NDArray[np.generic], points: LinePoints, width_px: float) -> LinePoints:
-    """Re-centre line points on a bar between unequal flanks: the midpoint of its two edges.
+def _bar_basis(t: FloatArray, m: FloatArray, w: FloatArray, s: FloatArray) -> FloatArray:
+    """(N, T, 3) profiles of unit flank, bar and flank levels: a box ``[m - w/2, m + w/2]``
+    blurred by a Gaussian of ``s`` px, sampled at ``t`` (T,)."""
+    left = ndtr((t[None, :] - (m - w / 2)[:, None]) / s[:, None])
+    right = ndtr((t[None, :] - (m + w / 2)[:, None]) / s[:, None])
+    return np.stack([1.0 - left, left - right, right], axis=2)
 
-    A ridge detector's centre drifts toward the brighter flank (a crossbar in front of its
-    net); the steepest rise and fall of the profile across the bar do not, whatever the
-    flanks. Points whose profile shows no such pair of edges are dropped.
+
+def _bar_levels(prof: FloatArray, t: FloatArray, x: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """The best levels (N, 3) (flank, bar, flank) for box parameters ``x`` (N, 3) = (m, w, s),
+    and the residuals (N, T): the levels enter linearly (variable projection)."""
+    basis = _bar_basis(t, x[:, 0], x[:, 1], x[:, 2])
+    normal = np.einsum("ntk,ntl->nkl", basis, basis) + 1e-9 * np.eye(3)
+    rhs = np.einsum("ntk,nt->nk", basis, prof)
+    levels = np.linalg.solve(normal, rhs[..., None])[..., 0]
+    return levels, prof - np.einsum("ntk,nk->nt", basis, levels)
+
+
+def bar_centres(
+    image: NDArray[np.generic], points: LinePoints, width_px: float, iterations: int = 10
+) -> LinePoints:
+    """Re-centre line points on a thin bar between unequal flanks (a crossbar before its net).
+
+    A ridge detector's centre drifts toward the brighter flank, and so do the steepest rise
+    and fall of the profile when the bar is not much wider than the blur. Across each point
+    the grey profile is fitted with a blurred box: a level on either flank, another on the
+    bar, the bar's centre ``m``, width ``w`` and the blur ``s`` (Levenberg-Marquardt on
+    ``m, w, s`` per point, the levels solved linearly). Points whose profile is no bar of the
+    points' polarity standing out from both flanks are dropped.
     """
     if len(points) == 0:
         return points
-    grey = cv2.GaussianBlur(grey_image(image).astype(np.float32), (0, 0), 0.7)
-    reach = 0.5 * width_px + 2.5
+    grey = grey_image(image).astype(np.float32)
+    reach = 0.5 * width_px + 3.5  # both flanks, beyond the blur of either edge
     t = np.arange(-reach, reach + 1e-9, 0.25)
     n = points.normal
     pos = points.uv_px[:, None, :] + t[None, :, None] * n[:, None, :]
     prof = _sample(grey, pos.reshape(-1, 2), True).reshape(len(t), -1, order="F").T
-    prof = prof * points.polarity
-    deriv = np.asarray(np.gradient(prof, t, axis=1))
-    mid = len(t) // 2
-    rise = np.argmax(deriv[:, :mid], axis=1)  # the edge entering the bar
-    fall = mid + np.argmin(deriv[:, mid:], axis=1)  # the edge leaving it
-
-    def peak(k: NDArray[np.intp], sign: float) -> FloatArray:
-        """Sub-sample extremum of the derivative by a parabola through three samples."""
-        k = np.clip(k, 1, len(t) - 2)
-        rows = np.arange(len(k))
-        a, b, c = (sign * deriv[rows, k + o] for o in (-1, 0, 1))
-        den = a - 2 * b + c
-        off = np.where(np.abs(den) > 1e-9, 0.5 * (a - c) / den, 0.0)
-        return t[k] + np.clip(off, -1.0, 1.0) * (t[1] - t[0])
-
-    left, right = peak(rise, 1.0), peak(fall, -1.0)
-    rows = np.arange(len(rise))
-    strong = (deriv[rows, rise] > 0) & (deriv[rows, fall] < 0)
-    span = right - left
-    ok = strong & (span > 0.3 * width_px) & (span < 2.5 * width_px + 2.0)
-    shift = 0.5 * (left + right)
-    uv = points.uv_px + shift[:, None] * n
+    count = len(points)
+    # Start on the best match of a box of the bar's width (a matched filter along the profile).
+    box = np.ones(max(1, round(width_px / 0.25)))
+    matched = np.apply_along_axis(np.convolve, 1, prof * points.polarity, box / len(box), "same")
+    inner = np.abs(t) <= 0.5 * width_px + 1.5
+    m0 = t[inner][np.argmax(matched[:, inner], axis=1)]
+    x = np.column_stack([m0, np.full(count, width_px), np.full(count, 0.8)])
+    lo = np.array([-reach, 0.2, 0.2])
+    hi = np.array([reach, 3.0 * width_px + 2.0, 4.0])
+    _, res = _bar_levels(prof, t, x)
+    cost = (res**2).sum(axis=1)
+    lam = np.full(count, 1e-2)
+    for _ in range(iterations):
+        jac = np.empty((count, len(t), 3))
+        for k in range(3):  # forward differences (the parameters are pixels)
+            x_k = x.copy()
+            x_k[:, k] += 1e-3
+            jac[:, :, k] = (_bar_levels(prof, t, x_k)[1] - res) / 1e-3
+        a = np.einsum("ntk,ntl->nkl", jac, jac)
+        g = np.einsum("ntk,nt->nk", jac, res)
+        damp = (
+            lam[:, None, None] * np.eye(3) * np.maximum(np.einsum("nkk->nk", a), 1e-9)[:, :, None]
+        )
+        x_new = np.clip(x - np.linalg.solve(a + damp, g[..., None])[..., 0], lo, hi)
+        _, res_new = _bar_levels(prof, t, x_new)
+        cost_new = (res_new**2).sum(axis=1)
+        better = cost_new < cost
+        x[better], res[better], cost[better] = x_new[better], res_new[better], cost_new[better]
+        lam = np.where(better, lam / 3.0, lam * 4.0)
+    levels, res = _bar_levels(prof, t, x)
+    flank_a, bar, flank_b = levels.T * points.polarity
+    contrast = np.minimum(bar - flank_a, bar - flank_b)  # positive: the bar stands out
+    rms = np.sqrt((res**2).mean(axis=1))
+    # (A bar narrower than the blur shows its width times its contrast only: ``w`` may
+    # shrink as the bar's level grows, the centre stays put.)
+    ok = (
+        (contrast > 3.0 * rms)
+        & (np.abs(x[:, 0]) < 0.5 * width_px + 1.5)
+        & (x[:, 1] < 2.5 * width_px + 2.0)
+    )
+    uv = points.uv_px + x[:, :1] * n
     return LinePoints(uv[ok], n[ok], points.strength[ok], points.sigma_px, points.polarity)
 
 

@@ -11,7 +11,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from monitor import cmd_check, cmd_simulate, cmd_tables
+from monitor import cmd_calibrate, cmd_check, cmd_simulate, cmd_tables
 from monitor.errors import BAD_INPUT
 
 __all__ = ["build_parser", "main"]
@@ -26,6 +26,7 @@ def build_parser() -> argparse.ArgumentParser:
     cmd_tables.add_parser(sub)
     cmd_check.add_parser(sub)
     cmd_simulate.add_parsers(sub)
+    cmd_calibrate.add_parsers(sub)
     return parser
 
 

@@ -22,7 +22,6 @@ import argparse
 import json
 import math
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -31,11 +30,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 from calibration.camera import Camera, CameraError, load_camera
-from geometry.field import FieldModel
+from calibration.estimate import CalibrationResult
 from geometry.tablespec import TableSpec, load_table
 from monitor.errors import UsageError
 
-__all__ = ["BallSighting", "add_parsers", "find_ball", "run_calibrate", "run_check_camera"]
+__all__ = ["add_parsers", "ball_size", "quality_report", "run_calibrate", "run_check_camera"]
 
 U8 = NDArray[np.uint8]
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"}
@@ -84,8 +83,11 @@ def add_parsers(sub: Any) -> None:
 
 # ---------------------------------------------------------------------- inputs
 def read_image(path: str) -> U8:
-    if not Path(path).is_file():
+    """A BGR picture; a missing or unreadable file is a one-line error naming it."""
+    if not Path(path).exists():
         raise UsageError(f"{path}: no such file")
+    if not Path(path).is_file():
+        raise UsageError(f"{path}: not a file")
     img = cv2.imread(path, cv2.IMREAD_COLOR)
     if img is None:
         raise UsageError(f"{path}: not an image OpenCV can read")
@@ -96,8 +98,10 @@ def read_frames(path: str) -> list[U8]:
     """One image, or the first frames of a video."""
     if Path(path).suffix.lower() in IMAGE_SUFFIXES:
         return [read_image(path)]
-    if not Path(path).is_file():
+    if not Path(path).exists():
         raise UsageError(f"{path}: no such file")
+    if not Path(path).is_file():
+        raise UsageError(f"{path}: not a file")
     from simulator.video import read_video
 
     frames: list[U8] = []
@@ -107,23 +111,31 @@ def read_frames(path: str) -> list[U8]:
             if len(frames) >= VIDEO_FRAMES:
                 break
     except Exception as exc:  # PyAV raises its own error types for unreadable files
-        raise UsageError(f"{path}: not a readable image or video ({exc})") from None
+        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise UsageError(f"{path}: not a readable image or video ({first})") from None
     if not frames:
         raise UsageError(f"{path}: the video has no frames")
     return frames
 
 
-def _camera_file(path: str, option: str, size: tuple[int, int] | None = None) -> Camera:
+def _camera_file(
+    path: str, option: str, size: tuple[int, int] | None = None, pose: bool = False
+) -> Camera:
+    """A camera/1 file given with ``option``; it must be for ``size`` (w, h) pictures and,
+    with ``pose``, more than the lens alone (``calibrate-intrinsics`` writes no pose)."""
     try:
         cam = load_camera(path)
-    except FileNotFoundError:
-        raise UsageError(f"{option} {path}: no such file") from None
     except CameraError as exc:
         raise UsageError(f"{option}: {exc}") from None
+    if pose and json.loads(Path(path).read_text(encoding="utf-8")).get("intrinsics_only"):
+        raise UsageError(
+            f"{option} {path}: field 'intrinsics_only' is true: a lens without a pose; make the "
+            f"camera with `botao calibrate IMAGE --intrinsics {path} --out camera.json`"
+        )
     if size is not None and tuple(cam.image_size) != size:
         raise UsageError(
-            f"{option} {path}: image_size {cam.image_size[0]}x{cam.image_size[1]} differs from "
-            f"the image's {size[0]}x{size[1]}"
+            f"{option} {path}: field 'image_size' {cam.image_size[0]}x{cam.image_size[1]} "
+            f"differs from the image's {size[0]}x{size[1]} (a camera file is for one resolution)"
         )
     return cam
 
@@ -146,25 +158,33 @@ def run_calibrate(args: argparse.Namespace) -> int:
     h, w = frames[0].shape[:2]
     intrinsics = _camera_file(args.intrinsics, "--intrinsics", (w, h)) if args.intrinsics else None
     if args.points:
-        result, extra = _from_points(args, frames[0], table, intrinsics)
-    elif len(frames) == 1:
-        result = calibrate_image(
-            frames[0], table, intrinsics=intrinsics, right_goal=args.right_goal
-        )
-        extra = []
+        result, report = _from_points(args, frames[0], table, intrinsics)
     else:
-        result = calibrate_frames(frames, table, intrinsics=intrinsics, right_goal=args.right_goal)
-        extra = []
+        if len(frames) == 1:
+            result = calibrate_image(
+                frames[0], table, intrinsics=intrinsics, right_goal=args.right_goal
+            )
+        else:
+            result = calibrate_frames(
+                frames, table, intrinsics=intrinsics, right_goal=args.right_goal
+            )
+        report = quality_report(args.input, table, result) if result.ok else []
     if args.debug:
         from calibration.debug import draw_calibration
 
         _write_png(args.debug, draw_calibration(frames[0], table, result))
-    if not result.ok:
-        raise UsageError(f"{args.input}: calibration failed: {result.reason}")
-    print("\n".join(quality_report(args.input, table, result) + extra))
-    cam = result.camera
-    doc = cam.to_dict()
-    doc.update(found_share=result.found_share, per_marking_px=result.per_marking_px)
+    if not result.ok or result.camera is None:
+        drawn = f" (see {args.debug})" if args.debug else ""
+        raise UsageError(f"{args.input}: calibration failed: {result.reason}{drawn}")
+    print("\n".join(report))
+    doc = result.camera.to_dict()
+    if not args.points:
+        doc.update(
+            found_share=result.found_share,
+            found_by_marking=result.found_by_marking,
+            per_marking_px=result.per_marking_px,
+            per_marking_mm=result.per_marking_mm,
+        )
     try:
         Path(args.out).write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
     except OSError as exc:
@@ -175,9 +195,8 @@ def run_calibrate(args: argparse.Namespace) -> int:
 
 def _from_points(
     args: argparse.Namespace, image: U8, table: TableSpec, intrinsics: Camera | None
-) -> tuple[Any, list[str]]:
-    """A calibration result from a points/1 file (or the click-to-pick window)."""
-    from calibration.auto import CalibrationResult
+) -> tuple[CalibrationResult, list[str]]:
+    """A calibration from a points/1 file (or the click-to-pick window), and its report."""
     from calibration.points import PointsError, camera_from_points, load_points, pick_points
 
     if args.right_goal:
@@ -202,31 +221,51 @@ def _from_points(
         raise UsageError(f"--points: {exc}") from None
     cam = fit.camera
     assert cam.rms_px is not None and cam.rms_mm is not None
-    result = CalibrationResult(cam, "", cam.rms_px, cam.rms_mm, (), {}, 1.0)
-    lines = [f"  {'pair':<24} {'err px':>7} {'err mm':>7}"]
+    result = CalibrationResult(cam, "", cam.rms_px, cam.rms_mm, found_share=math.nan)
+    lines = [
+        f"calibrated {args.input} on table {table.name} from {len(pairs.names)} point pairs "
+        f"({args.points}): rms {cam.rms_px:.2f} px, {cam.rms_mm:.2f} mm",
+        _lens_line(cam),
+        f"  {'pair':<24} {'err px':>7} {'err mm':>7}",
+    ]
     for name, e_px, e_mm in zip(pairs.names, fit.residuals_px, fit.residuals_mm, strict=True):
         lines.append(f"  {name:<24} {e_px:7.2f} {e_mm:7.2f}")
     lines += [f"  warning: {w_}" for w_ in fit.warnings]
     return result, lines
 
 
-def quality_report(source: str, table: TableSpec, result: Any) -> list[str]:
-    """The lines ``botao calibrate`` prints: the fit's RMS, the lens, each marking's error."""
-    cam: Camera = result.camera
-    w = cam.image_size[0]
+def _lens_line(cam: Camera) -> str:
     f = float(cam.K[0, 0])
-    hfov = math.degrees(2 * math.atan(w / 2.0 / f))
-    lines = [
-        f"calibrated {source} on table {table.name}: rms {result.rms_px:.2f} px, "
-        f"{result.rms_mm:.2f} mm; markings found {100 * result.found_share:.0f}%",
+    hfov = math.degrees(2 * math.atan(cam.image_size[0] / 2.0 / f))
+    return (
         f"  focal {f:.1f} px (horizontal field of view {hfov:.1f} deg), "
         f"k1 {cam.dist[0]:+.4f}, k2 {cam.dist[1]:+.4f}; camera {cam.centre_mm[2] / 1000:.2f} m "
-        f"above the table; +x goal on the image's {cam.right_goal_image_side}",
+        f"above the table; +x goal on the image's {cam.right_goal_image_side}"
+    )
+
+
+def quality_report(source: str, table: TableSpec, result: CalibrationResult) -> list[str]:
+    """The lines ``botao calibrate`` prints: the fit's RMS in pixels and on the table, the
+    share of the markings found, the lens, and per marking its share found and its RMS."""
+    cam = result.camera
+    assert cam is not None
+    lines = [
+        f"calibrated {source} on table {table.name}: rms {result.rms_px:.2f} px, "
+        f"{result.rms_mm:.2f} mm; markings found {100 * result.found_share:.0f}% of their length",
+        _lens_line(cam),
     ]
-    if result.per_marking_px:
-        lines.append(f"  {'marking':<24} {'rms px':>7}")
-        for name, err in sorted(result.per_marking_px.items()):
-            lines.append(f"  {name:<24} {err:7.2f}")
+    names = list(result.found_by_marking) or sorted(result.per_marking_px)
+    names += [n for n in result.per_marking_px if n not in names]  # the crossbars
+    if names:
+        lines.append(f"  {'marking':<24} {'found':>6} {'rms px':>7} {'rms mm':>7}")
+        for name in names:
+            share = result.found_by_marking.get(name)
+            px = result.per_marking_px.get(name)
+            mm = result.per_marking_mm.get(name)
+            lines.append(
+                f"  {name:<24} {'' if share is None else f'{100 * share:.0f}%':>6} "
+                f"{'-' if px is None else f'{px:.2f}':>7} {'-' if mm is None else f'{mm:.2f}':>7}"
+            )
     return lines
 
 
@@ -272,19 +311,8 @@ def run_calibrate_intrinsics(args: argparse.Namespace) -> int:
 
 
 # ---------------------------------------------------------------------- check-camera
-@dataclass(frozen=True)
-class BallSighting:
-    """A ball found near a mark: its pixel, its table position at the ball's centre height.
-
-    ``mark_only``: what was found is the painted mark with no ball on it (positions NaN).
-    """
-
-    uv_px: tuple[float, float]
-    xy_mm: tuple[float, float]
-    mark_only: bool = False
-
-
-def _ball_size(table: TableSpec) -> tuple[float, float]:
+def ball_size(table: TableSpec) -> tuple[float, float]:
+    """The ball's (diameter, height) in mm under the table's rule set (else the brasileira)."""
     from rules.rulesets import RuleSetError, get_ruleset
 
     try:
@@ -297,262 +325,16 @@ def _ball_size(table: TableSpec) -> tuple[float, float]:
     return pieces.ball_diameter, pieces.ball_height
 
 
-def _outline(
-    camera: Camera, centre_mm: NDArray[np.float64], radius_mm: float, sphere: bool, n: int = 64
-) -> NDArray[np.float64]:
-    """Image outline (n, 2) of a sphere (its exact silhouette: the circle where the cone from
-    the camera touches it) or of a flat disc on the plane ``z = centre_mm[2]``."""
-    ang = np.linspace(0.0, 2 * math.pi, n, endpoint=False)
-    if not sphere:
-        e1, e2, c, rho = np.array([1.0, 0, 0]), np.array([0, 1.0, 0]), centre_mm, radius_mm
-    else:
-        to_cam = camera.centre_mm - centre_mm
-        d = float(np.linalg.norm(to_cam))
-        axis = to_cam / d
-        e1 = np.cross(axis, [0.0, 0.0, 1.0] if abs(axis[2]) < 0.9 else [1.0, 0.0, 0.0])
-        e1 /= np.linalg.norm(e1)
-        e2 = np.cross(axis, e1)
-        c = centre_mm + axis * radius_mm**2 / d
-        rho = radius_mm * math.sqrt(max(1.0 - (radius_mm / d) ** 2, 0.0))
-    pts = c + rho * (np.cos(ang)[:, None] * e1 + np.sin(ang)[:, None] * e2)
-    return camera.table_to_image(pts)
-
-
-def _crossings(
-    c: NDArray[np.float64], u: NDArray[np.float64], poly: NDArray[np.float64]
-) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    """Where rays ``c + t u`` (u (R, 2)) enter and leave a convex polygon (E, 2); NaN: missed."""
-    a = poly - c
-    e = np.roll(poly, -1, axis=0) - poly
-    det = u[:, 1:2] * e[None, :, 0] - u[:, 0:1] * e[None, :, 1]  # (R, E)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t = (a[None, :, 0] * -e[None, :, 1] + a[None, :, 1] * e[None, :, 0]) / det
-        lam = (u[:, 0:1] * a[None, :, 1] - u[:, 1:2] * a[None, :, 0]) / det
-    hit = (lam >= 0) & (lam < 1) & np.isfinite(t)
-    t_in = np.where(hit, t, np.inf).min(axis=1)
-    t_out = np.where(hit, t, -np.inf).max(axis=1)
-    missed = ~hit.any(axis=1)
-    return np.where(missed, np.nan, t_in), np.where(missed, np.nan, t_out)
-
-
-def _union_exit(
-    c: NDArray[np.float64], u: NDArray[np.float64], polys: list[NDArray[np.float64]]
-) -> NDArray[np.float64]:
-    """Distance along rays from ``c`` to where they leave the union of two convex polygons."""
-    (in_a, out_a), (in_b, out_b) = (_crossings(c, u, p) for p in polys)
-    in_a, in_b = np.nan_to_num(in_a, nan=np.inf), np.nan_to_num(in_b, nan=np.inf)
-    out_a, out_b = np.nan_to_num(out_a, nan=-np.inf), np.nan_to_num(out_b, nan=-np.inf)
-    from_a = (in_a <= 0) & (out_a > 0)
-    from_b = (in_b <= 0) & (out_b > 0)
-    e = np.where(from_a, out_a, np.where(from_b, out_b, np.nan))
-    e = np.where(from_a & (in_b <= e), np.maximum(e, out_b), e)
-    e = np.where(~from_a & from_b & (in_a <= e), np.maximum(e, out_a), e)
-    return np.asarray(e, np.float64)
-
-
-def find_ball(
-    image_bgr: U8,
-    camera: Camera,
-    xy_mm: tuple[float, float],
-    diameter_mm: float,
-    z_mm: float,
-    search_mm: float = 50.0,
-    mark_diameter_mm: float = 0.0,
-) -> BallSighting | None:
-    """The small ball nearest to the table point ``xy_mm`` within ``search_mm``, or None.
-
-    In a window around the point's projection (at the ball's centre height ``z_mm``), pixels
-    far in colour from the felt (the window's median colour) are opened with a disc of 60% of
-    the ball's projected diameter, so the thin lines through a mark vanish; the blob of about
-    the ball's area nearest the point is the ball. Its outline is measured along rays from the
-    blob's centre (sub-pixel crossings of half the ball's contrast) and fitted robustly (a line
-    leaving the ball is an outlier) with the outline the camera predicts: the sphere's
-    silhouette (an ellipse off the image centre) united with the painted mark under it
-    (``mark_diameter_mm``, 0 for none), which peeks out toward the camera from a tilted view.
-    Only a shift (the ball's position) and a scale (edge blur) are fitted. When the outline is
-    better explained by the mark alone, the sighting is ``mark_only``.
-    """
-    h, w = image_bgr.shape[:2]
-    ball_c = np.array([xy_mm[0], xy_mm[1], z_mm])
-    uv0 = camera.table_to_image(ball_c[None])[0]
-    if not np.isfinite(uv0).all():
-        return None
-    px_per_mm = 1.0 / float(camera.pixel_size_mm(ball_c[None])[0])
-    r_px = 0.5 * diameter_mm * px_per_mm
-    half = math.ceil(search_mm * px_per_mm + 3 * r_px + 4)
-    u0, v0 = round(float(uv0[0])), round(float(uv0[1]))
-    x0, y0 = max(u0 - half, 0), max(v0 - half, 0)
-    x1, y1 = min(u0 + half + 1, w), min(v0 + half + 1, h)
-    if x1 - x0 < 8 or y1 - y0 < 8:
-        return None
-    win = image_bgr[y0:y1, x0:x1].astype(np.float32)
-    felt = np.median(win.reshape(-1, 3), axis=0)
-    dist = np.sqrt(((win - felt) ** 2).sum(axis=2))
-    noise = 1.4826 * float(np.median(np.abs(dist - np.median(dist))))
-    hi = float(np.percentile(dist, 99.5))
-    if hi < max(6.0 * noise, 15.0):
-        return None
-    mask = (dist > 0.5 * hi).astype(np.uint8)
-    k = max(3, round(1.2 * r_px) | 1)
-    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, disc)
-    n, _, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    area_px = math.pi * r_px**2
-    best, best_d = 0, math.inf
-    for i in range(1, n):
-        if not 0.3 * area_px <= stats[i, cv2.CC_STAT_AREA] <= 3.0 * area_px + 9:
-            continue
-        d = math.hypot(cents[i, 0] + x0 - uv0[0], cents[i, 1] + y0 - uv0[1])
-        if d < best_d:
-            best, best_d = i, d
-    if best == 0 or best_d > search_mm * px_per_mm:
-        return None
-    origin = np.array([x0, y0], float)
-    shapes = [_outline(camera, ball_c, diameter_mm / 2.0, sphere=True) - uv0]
-    if mark_diameter_mm > 0:
-        floor = np.array([xy_mm[0], xy_mm[1], 0.0])
-        shapes.append(_outline(camera, floor, mark_diameter_mm / 2.0, sphere=False) - uv0)
-    if not all(np.isfinite(s_).all() for s_ in shapes):
-        return None
-    fit = _fit_outline(dist, cents[best].astype(np.float64), uv0 - origin, shapes, r_px)
-    if fit is None:
-        return None
-    if isinstance(fit, str):
-        return BallSighting((math.nan, math.nan), (math.nan, math.nan), mark_only=True)
-    uv = (fit + origin)[None]
-    xy = camera.image_to_table(uv, z_mm)[0]
-    if not np.isfinite(xy).all():
-        return None
-    return BallSighting((float(uv[0, 0]), float(uv[0, 1])), (float(xy[0]), float(xy[1])))
-
-
-def _fit_outline(
-    dist: NDArray[np.float32],
-    c: NDArray[np.float64],
-    uv0: NDArray[np.float64],
-    shapes: list[NDArray[np.float64]],
-    r_px: float,
-) -> NDArray[np.float64] | str | None:
-    """The ball's image centre from its outline along rays from ``c`` (see :func:`find_ball`);
-    ``"mark"`` when the outline is the painted mark's alone. ``shapes``: the ball's predicted
-    outline and the mark's, relative to the ball's predicted centre ``uv0``."""
-    from scipy.optimize import least_squares
-
-    ang = np.linspace(0.0, 2 * math.pi, 64, endpoint=False)
-    u = np.column_stack([np.cos(ang), np.sin(ang)])
-    step = 0.1
-    reach = max(float(np.abs(s_).max()) for s_ in shapes)
-    radii = np.arange(0.0, 2.0 * reach + 3.0, step)
-    mu = (c[0] + u[:, :1] * radii).astype(np.float32)
-    mv = (c[1] + u[:, 1:] * radii).astype(np.float32)
-    prof = cv2.remap(dist, mu, mv, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    # The edge is where the profile falls below half the ball's contrast (its inside's median).
-    level = 0.5 * float(np.median(prof[:, radii <= 0.4 * r_px]))
-    start = int(0.3 * r_px / step)
-    below = prof[:, start:] < level
-    j = np.argmax(below, axis=1) + start
-    rows = np.flatnonzero(below.any(axis=1) & (j > start))
-    if len(rows) < 12:
-        return None
-    j = j[rows]
-    a, b = prof[rows, j - 1], prof[rows, j]
-    rho = radii[j - 1] + (a - level) / np.maximum(a - b, 1e-6) * step
-    ur = u[rows]
-
-    # Each outline may grow or shrink about its own centre: a sphere's shaded limb puts its
-    # edge inside the silhouette, a painted mark's edge is where it is (a prior of 1 +- 0.05
-    # keeps the mark's scale from trading off against the position). The shift between the
-    # two centres is the camera's.
-    centres = [p_.mean(axis=0) for p_ in shapes]
-
-    def residuals(x: NDArray[np.float64], idx: tuple[int, ...]) -> Any:
-        placed = [
-            uv0 + x[:2] + centres[i] + x[2 + k] * (shapes[i] - centres[i])
-            for k, i in enumerate(idx)
-        ]
-        e = _crossings(c, ur, placed[0])[1] if len(placed) == 1 else _union_exit(c, ur, placed)
-        r = np.nan_to_num(e - rho, nan=10.0)
-        return np.append(r, (x[-1] - 1.0) / 0.05) if idx[-1] == 1 else r
-
-    both = tuple(range(len(shapes)))
-    x0 = np.array([0.0, 0.0] + [1.0] * len(both))
-    fit = least_squares(residuals, x0, args=(both,), loss="soft_l1", f_scale=0.3)
-    if not fit.success or not (0.6 <= fit.x[2:]).all() or not (fit.x[2:] <= 1.6).all():
-        return None
-    if len(shapes) == 2 and fit.x[2] < 0.75:
-        return "mark"  # the ball shrank into the mark: its own outline is nowhere seen
-    if len(shapes) == 2 and np.hypot(*(centres[1] - centres[0])) >= 0.5:
-        # The other hypothesis: the painted mark alone (no ball on it).
-        alone = least_squares(residuals, x0[:3], args=((1,),), loss="soft_l1", f_scale=0.3)
-        if alone.cost < 0.6 * fit.cost:
-            return "mark"
-    return np.asarray(uv0 + fit.x[:2], np.float64)
-
-
-def _disc_diameter(geom: Any) -> float:
-    """Diameter of a filled disc marking; 0 for a ring (its middle is felt)."""
-    if getattr(geom, "interiors", None):
-        return 0.0
-    x0, _, x1, _ = geom.bounds
-    return float(x1 - x0)
-
-
-def check_marks(
-    image_bgr: U8, camera: Camera, table: TableSpec, tolerance_mm: float
-) -> list[dict[str, Any]]:
-    """One record per mark: expected and seen positions, the error, whether it passes, why not."""
-    fm = FieldModel(table)
-    diameter, height = _ball_size(table)
-    z = height / 2.0  # the ball's centre (a flat ball: half its thickness)
-    search = max(50.0, 5.0 * tolerance_mm)
-    w, h = camera.image_size
-    out = []
-    for name, key, xy in (
-        ("centre_mark", "center_mark", (0.0, 0.0)),
-        ("penalty_mark_left", "penalty_mark_left", fm.penalty_mark("left")),
-        ("penalty_mark_right", "penalty_mark_right", fm.penalty_mark("right")),
-    ):
-        # A painted disc under the ball shows around it from a tilted view (a ring does not).
-        seen = find_ball(
-            image_bgr, camera, xy, diameter, z, search, _disc_diameter(fm.markings[key])
-        )
-        bare = seen is not None and seen.mark_only
-        seen = None if bare else seen
-        err = None if seen is None else math.hypot(seen.xy_mm[0] - xy[0], seen.xy_mm[1] - xy[1])
-        ok = err is not None and err <= tolerance_mm
-        uv = camera.table_to_image(np.array([[xy[0], xy[1], z]]))[0]
-        if ok:
-            why = ""
-        elif err is not None:
-            why = f"ball seen {err:.1f} mm off"
-        elif bare:
-            why = "only the painted mark is seen, no ball on it"
-        elif not (np.isfinite(uv).all() and 0 <= uv[0] <= w - 1 and 0 <= uv[1] <= h - 1):
-            why = "the mark is outside the picture"
-        else:
-            why = f"no ball found within {search:.0f} mm (is it there, and distinct from the felt?)"
-        out.append(
-            {
-                "mark": name,
-                "expected_mm": [float(xy[0]), float(xy[1])],
-                "seen_mm": None if seen is None else list(seen.xy_mm),
-                "seen_px": None if seen is None else list(seen.uv_px),
-                "error_mm": err,
-                "ok": ok,
-                "reason": why,
-            }
-        )
-    return out
-
-
 def run_check_camera(args: argparse.Namespace) -> int:
     if not (math.isfinite(args.tolerance_mm) and args.tolerance_mm > 0):
         raise UsageError(f"--tolerance-mm: expected a positive number, got {args.tolerance_mm}")
     table = load_table(args.table)
     image = read_image(args.image)
     h, w = image.shape[:2]
-    camera = _camera_file(args.camera, "--camera", (w, h))
-    records = check_marks(image, camera, table, args.tolerance_mm)
+    camera = _camera_file(args.camera, "--camera", (w, h), pose=True)
+    from calibration.check import check_marks
+
+    records = check_marks(image, camera, table, args.tolerance_mm, *ball_size(table))
     print(
         f"check-camera {args.image} with {args.camera} on table {table.name} "
         f"(tolerance {args.tolerance_mm:g} mm, ball on each mark)"
@@ -564,7 +346,9 @@ def run_check_camera(args: argparse.Namespace) -> int:
         off = "" if r["error_mm"] is None else f"{r['error_mm']:7.2f}"
         print(f"  {r['mark']:<20} {ex:>18} {seen:>18} {off:>7}  {'ok' if r['ok'] else 'FAIL'}")
     if args.debug:
-        _write_png(args.debug, _draw_check(image, camera, records))
+        from calibration.debug import draw_check
+
+        _write_png(args.debug, draw_check(image, camera, records))
     bad = [r for r in records if not r["ok"]]
     if not bad:
         print(f"camera OK: all three balls within {args.tolerance_mm:g} mm of their marks")
@@ -573,16 +357,3 @@ def run_check_camera(args: argparse.Namespace) -> int:
     print(f"REFUSED to officiate: {why} (tolerance {args.tolerance_mm:g} mm)")
     print(f"botao: refused: {why}", file=sys.stderr)
     return 1
-
-
-def _draw_check(image: U8, camera: Camera, records: list[dict[str, Any]]) -> U8:
-    out = image.copy()
-    for r in records:
-        ex = camera.table_to_image(np.array([[*r["expected_mm"], 0.0]]))[0]
-        if np.isfinite(ex).all():
-            cv2.drawMarker(out, (int(ex[0]), int(ex[1])), (255, 255, 0), cv2.MARKER_CROSS, 16, 1)
-        if r["seen_px"] is not None:
-            colour = (60, 220, 60) if r["ok"] else (40, 40, 230)
-            u, v = r["seen_px"]
-            cv2.circle(out, (round(float(u)), round(float(v))), 10, colour, 2, cv2.LINE_AA)
-    return out

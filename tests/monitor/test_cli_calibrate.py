@@ -1,16 +1,15 @@
-"""``botao calibrate``, ``calibrate-intrinsics`` and ``check-camera``, run in-process.
+"""``botao calibrate``, ``calibrate-intrinsics`` and ``check-camera``, end to end in-process.
 
-The commands are driven through a parser built with :func:`monitor.cmd_calibrate.add_parsers`
-and the same error handling as :func:`monitor.cli.main` (bad input: one line, exit 2).
+Every command goes through :func:`monitor.cli.main`: bad input is one line on stderr naming the
+file, field or value, exit status 2, never a traceback. Output is captured at the file
+descriptors (``capfd``), so a warning a C library prints would show too.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import re
-from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -19,16 +18,14 @@ import numpy as np
 import pytest
 
 from calibration.camera import Camera, load_camera, preset_camera
-from geometry.field import FieldModel
-from geometry.pieces import Pieces
 from geometry.tablespec import load_table
-from monitor import cmd_calibrate
-from monitor.errors import BAD_INPUT
+from monitor.cli import build_parser, main
 from simulator.designs import FIELD_COLOURS, RenderStyle
 from simulator.match import Match
 from simulator.render import Renderer
 from simulator.state import FrameTruth
 from simulator.video import VideoWriter
+from tests.calibration.test_check import three_balls
 from tests.calibration.test_drift import random_camera, translated
 from tests.calibration.test_intrinsics import chessboard_texture, poses, render_board
 from tests.calibration.test_points import pairs_doc
@@ -36,29 +33,24 @@ from tests.calibration.test_points import pairs_doc
 TABLE = load_table("brasileira")
 
 
-def botao(argv: Sequence[str]) -> int:
-    """``monitor.cli.main`` for this module's commands."""
-    parser = argparse.ArgumentParser(prog="botao")
-    cmd_calibrate.add_parsers(parser.add_subparsers(dest="command", required=True))
-    try:
-        args = parser.parse_args(list(argv))
-    except SystemExit as exc:
-        return int(exc.code) if isinstance(exc.code, int) else 2
-    try:
-        return int(args.func(args))
-    except BAD_INPUT as exc:
-        print(f"botao: error: {exc}")
-        return 2
-
-
 def _frame(seed: int = 1) -> FrameTruth:
     return next(iter(Match(TABLE, "brasileira", seed=seed, fps=30.0).frames(0.05)))
 
 
 def field_error_mm(fit: Camera, true: Camera) -> float:
+    """Largest distance (mm) over the field between where ``fit`` and ``true`` see a point."""
     xx, yy = np.meshgrid(np.linspace(-950, 950, 20), np.linspace(-650, 650, 14))
     xyz = np.column_stack([xx.ravel(), yy.ravel(), np.zeros(xx.size)])
     return float(np.nanmax(np.hypot(*(fit.image_to_table(true(xyz), 0.0) - xyz[:, :2]).T)))
+
+
+def one_error_line(captured: pytest.CaptureFixture[str]) -> str:
+    """The single ``botao: error: ...`` line of a refused command (and no traceback)."""
+    out = captured.readouterr()
+    lines = out.err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("botao: error: "), out.err
+    assert "Traceback" not in out.err + out.out
+    return lines[0]
 
 
 @pytest.fixture(scope="module")
@@ -70,29 +62,60 @@ def tilted(tmp_path_factory: pytest.TempPathFactory) -> tuple[Camera, Path]:
     return cam, path
 
 
+def test_the_commands_are_registered() -> None:
+    text = build_parser().format_help()
+    for command in ("calibrate", "calibrate-intrinsics", "check-camera"):
+        assert command in text
+
+
 # ---------------------------------------------------------------------- calibrate
 def test_calibrate_an_image(
-    tilted: tuple[Camera, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tilted: tuple[Camera, Path], tmp_path: Path, capfd: pytest.CaptureFixture[str]
 ) -> None:
     cam, image = tilted
     out, debug = tmp_path / "camera.json", tmp_path / "debug.png"
-    status = botao(
+    status = main(
         ["calibrate", str(image), "--table", "brasileira", "--out", str(out), "--debug", str(debug)]
     )
-    text = capsys.readouterr().out
+    text = capfd.readouterr().out
     assert status == 0, text
-    assert "rms" in text and "markings found" in text and "boundary" in text
+    assert re.search(r"rms \d\.\d\d px, \d\.\d\d mm; markings found \d+% of their length", text)
+    assert re.search(r"boundary +\d+% +\d\.\d\d +\d\.\d\d", text)  # found, rms px, rms mm
     doc = json.loads(out.read_text())
     assert doc["format"] == "camera/1" and 0.9 <= doc["found_share"] <= 1.0
     assert set(doc["per_marking_px"]) >= {"boundary", "halfway"}
+    assert set(doc["per_marking_mm"]) >= {"boundary", "halfway"}
+    assert doc["found_by_marking"]["center_circle"] > 0.8
     fit = load_camera(out)
+    assert fit.rms_px is not None and fit.rms_px < 0.6
     assert fit.right_goal_image_side == "right"
     assert field_error_mm(fit, cam) < 1.0
     drawn = cv2.imread(str(debug))
     assert drawn is not None and drawn.shape == (720, 1280, 3)
 
 
-def test_calibrate_the_first_frames_of_a_video(tmp_path: Path) -> None:
+def test_right_goal_override(
+    tilted: tuple[Camera, Path], tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    cam, image = tilted
+    out = tmp_path / "camera.json"
+    argv = ["calibrate", str(image), "--table", "brasileira", "--out", str(out)]
+    assert main([*argv, "--right-goal", "left"]) == 0
+    fit = load_camera(out)
+    assert fit.right_goal_image_side == "left"
+    goal = np.array([[1000.0, 0.0, 0.0]])
+    assert fit(goal)[0, 0] < cam(goal)[0, 0]  # the +x goal is now the one on the left
+    capfd.readouterr()
+    out.unlink()
+    # The goals of this picture are left and right: "up" cannot be the +x goal's side.
+    assert main([*argv, "--right-goal", "up"]) == 2
+    assert "right_goal 'up' does not fit the picture" in one_error_line(capfd)
+    assert not out.exists()
+
+
+def test_calibrate_the_first_frames_of_a_video(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
     cam = preset_camera("overhead", TABLE, (960, 540))
     r = Renderer(TABLE, cam, RenderStyle(field_bgr=FIELD_COLOURS["blue"]))
     video = tmp_path / "clip.mp4"
@@ -100,39 +123,61 @@ def test_calibrate_the_first_frames_of_a_video(tmp_path: Path) -> None:
         for f in Match(TABLE, "brasileira", seed=2, fps=30.0).frames(0.3):
             w.write(r.render(f))
     out = tmp_path / "camera.json"
-    assert botao(["calibrate", str(video), "--table", "brasileira", "--out", str(out)]) == 0
+    assert main(["calibrate", str(video), "--table", "brasileira", "--out", str(out)]) == 0
     assert field_error_mm(load_camera(out), cam) < 1.5
+    assert "calibrated" in capfd.readouterr().out
 
 
-def test_a_dark_picture_exits_2_with_the_reason_and_the_debug_image(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+@pytest.mark.parametrize(
+    ("name", "reason"),
+    [
+        ("dark", "no field found: too dark"),
+        ("wrong_table", "markings .*table 'gaucha-min'"),
+        ("cut_off", "field cut off at the image's left edge"),
+    ],
+)
+def test_a_refused_picture_exits_2_with_the_reason_and_the_debug_image(
+    tilted: tuple[Camera, Path],
+    tmp_path: Path,
+    capfd: pytest.CaptureFixture[str],
+    name: str,
+    reason: str,
 ) -> None:
-    dark = tmp_path / "dark.png"
-    cv2.imwrite(str(dark), np.full((360, 640, 3), 4, np.uint8))
+    image, table = tmp_path / "in.png", "brasileira"
+    if name == "dark":
+        cv2.imwrite(str(image), np.full((360, 640, 3), 4, np.uint8))
+    elif name == "wrong_table":  # a brasileira table, calibrated as the gaucha-min
+        image, table = tilted[1], "gaucha-min"
+    else:  # the left 15% of the picture missing
+        whole = cv2.imread(str(tilted[1]))
+        assert whole is not None
+        cv2.imwrite(str(image), whole[:, 190:])
     debug, out = tmp_path / "debug.png", tmp_path / "camera.json"
-    argv = ["calibrate", str(dark), "--table", "brasileira", "--out", str(out)]
-    assert botao([*argv, "--debug", str(debug)]) == 2
-    text = capsys.readouterr().out
-    assert "calibration failed" in text and "dark" in text
-    assert debug.exists() and not out.exists()
+    argv = ["calibrate", str(image), "--table", table, "--out", str(out), "--debug", str(debug)]
+    assert main(argv) == 2
+    line = one_error_line(capfd)
+    assert re.search(f"{re.escape(str(image))}: calibration failed: .*{reason}", line), line
+    assert f"(see {debug})" in line
+    assert cv2.imread(str(debug)) is not None and not out.exists()
 
 
 def test_calibrate_from_point_pairs(
-    tilted: tuple[Camera, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tilted: tuple[Camera, Path], tmp_path: Path, capfd: pytest.CaptureFixture[str]
 ) -> None:
     cam, image = tilted
     points = tmp_path / "points.json"
     points.write_text(json.dumps(pairs_doc(cam, 0.3, 7, extra=20)))
     out = tmp_path / "camera.json"
     argv = ["calibrate", str(image), "--table", "brasileira", "--out", str(out)]
-    assert botao([*argv, "--points", str(points)]) == 0
-    text = capsys.readouterr().out
-    assert "centre_mark" in text and "err mm" in text
+    assert main([*argv, "--points", str(points), "--debug", str(tmp_path / "d.png")]) == 0
+    text = capfd.readouterr().out
+    assert "point pairs" in text and "centre_mark" in text and "err mm" in text
+    assert "markings found" not in text
     assert field_error_mm(load_camera(out), cam) < 1.5
     # With the true lens as known intrinsics only the pose is fitted.
     intr = tmp_path / "intrinsics.json"
     cam.save(intr)
-    assert botao([*argv, "--points", str(points), "--intrinsics", str(intr)]) == 0
+    assert main([*argv, "--points", str(points), "--intrinsics", str(intr)]) == 0
     np.testing.assert_allclose(load_camera(out).K, cam.K)
 
 
@@ -142,19 +187,23 @@ def test_calibrate_from_point_pairs(
         (["--points", "{tmp}/none.json"], "none.json: no such file, and click-to-pick: no display"),
         (["--points", "{tmp}/small.json"], "field 'image_size' 640x360 differs from the image's"),
         (["--points", "{tmp}/small.json", "--right-goal", "left"], "--right-goal: not with"),
-        (["--intrinsics", "{tmp}/cam1080.json"], "--intrinsics .*1920x1080 differs"),
-        (["--intrinsics", "{tmp}/none.json"], "--intrinsics .*none.json: no such file"),
+        (["--intrinsics", "{tmp}/cam1080.json"], "--intrinsics .*1920x1080 differs .*1280x720"),
+        (["--intrinsics", "{tmp}/none.json"], "--intrinsics: .*none.json: no such file"),
+        (["--intrinsics", "{tmp}"], "--intrinsics: .*: is a directory"),
+        (["--intrinsics", "{tmp}/binary.json"], "--intrinsics: .*binary.json: not a JSON text"),
+        (["--intrinsics", "{tmp}/bad.json"], "--intrinsics: .*bad.json: field 'format'"),
         (["--table", "nope"], "nope"),
-        (["--right-goal", "sideways"], None),
+        (["--out", "{tmp}/no/such/dir/camera.json"], "--out .*camera.json: cannot write"),
+        (["--debug", "{tmp}/no/such/dir/d.png"], "--debug .*d.png: cannot write"),
     ],
 )
 def test_calibrate_bad_input_exits_2(
     tilted: tuple[Camera, Path],
     tmp_path: Path,
-    capsys: pytest.CaptureFixture[str],
+    capfd: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
     extra: list[str],
-    match: str | None,
+    match: str,
 ) -> None:
     monkeypatch.delenv("DISPLAY", raising=False)
     monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
@@ -162,28 +211,39 @@ def test_calibrate_bad_input_exits_2(
     small = preset_camera("tilted", TABLE, (640, 360))
     (tmp_path / "small.json").write_text(json.dumps(pairs_doc(small, 0.0, 1)))
     preset_camera("tilted", TABLE, (1920, 1080)).save(tmp_path / "cam1080.json")
+    (tmp_path / "binary.json").write_bytes(b"\xff\xfe\x00\x81 not text")
+    (tmp_path / "bad.json").write_text('{"format": "camera/9"}')
     argv = ["calibrate", str(tilted[1]), "--table", "brasileira", "--out", str(tmp_path / "o.json")]
-    status = botao([*argv, *(e.format(tmp=tmp_path) for e in extra)])
-    captured = capsys.readouterr()
+    status = main([*argv, *(e.format(tmp=tmp_path) for e in extra)])
     assert status == 2
-    if match is not None:
-        assert len(captured.out.strip().splitlines()) == 1
-        assert re.search(match, captured.out), captured.out
+    line = one_error_line(capfd)
+    assert re.search(match, line), line
     assert not (tmp_path / "o.json").exists()
 
 
-def test_calibrate_missing_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_calibrate_missing_or_unreadable_input(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
     argv = ["--table", "brasileira", "--out", str(tmp_path / "o.json")]
-    assert botao(["calibrate", str(tmp_path / "gone.png"), *argv]) == 2
-    assert "gone.png: no such file" in capsys.readouterr().out
+    assert main(["calibrate", str(tmp_path / "gone.png"), *argv]) == 2
+    assert "gone.png: no such file" in one_error_line(capfd)
+    junk_png = tmp_path / "junk.png"
+    junk_png.write_bytes(b"\x89PNG but not really")
+    assert main(["calibrate", str(junk_png), *argv]) == 2
+    assert "junk.png: not an image OpenCV can read" in one_error_line(capfd)
     junk = tmp_path / "junk.mp4"
     junk.write_bytes(b"not a video")
-    assert botao(["calibrate", str(junk), *argv]) == 2
-    assert "not a readable image or video" in capsys.readouterr().out
+    assert main(["calibrate", str(junk), *argv]) == 2
+    assert "junk.mp4: not a readable image or video" in one_error_line(capfd)
+    assert main(["calibrate", str(tmp_path), *argv]) == 2
+    assert ": not a file" in one_error_line(capfd)
+    # An argument argparse refuses: its usage line and one error line, exit 2.
+    assert main(["calibrate", str(junk_png), *argv, "--right-goal", "sideways"]) == 2
+    assert "invalid choice: 'sideways'" in capfd.readouterr().err
 
 
 # ---------------------------------------------------------------------- calibrate-intrinsics
-def test_calibrate_intrinsics_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_calibrate_intrinsics_command(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
     tex = chessboard_texture((10, 7), 20.0)
     paths = []
     for k, pose in enumerate(poses(3, (100.0, 70.0), seed=1)):
@@ -191,88 +251,79 @@ def test_calibrate_intrinsics_command(tmp_path: Path, capsys: pytest.CaptureFixt
         cv2.imwrite(str(paths[-1]), render_board(tex, 20.0, pose, seed=k))
     out = tmp_path / "intrinsics.json"
     opts = ["--board", "9x6", "--square-mm", "20", "--out", str(out)]
-    assert botao(["calibrate-intrinsics", *map(str, paths), *opts]) == 0
-    assert "intrinsics from 3 of 3 pictures" in capsys.readouterr().out
-    assert load_camera(out).image_size == (640, 480)
+    assert main(["calibrate-intrinsics", *map(str, paths), *opts]) == 0
+    assert "intrinsics from 3 of 3 pictures" in capfd.readouterr().out
+    intr = load_camera(out)
+    assert intr.image_size == (640, 480)
+    assert json.loads(out.read_text())["intrinsics_only"] is True
     blank = tmp_path / "blank.png"
     cv2.imwrite(str(blank), np.full((480, 640, 3), 128, np.uint8))
     with_blank = ["calibrate-intrinsics", str(blank), *map(str, paths)]
-    assert botao([*with_blank, *opts]) == 2
-    assert "blank.png: no chessboard 9x6 inner corners pattern found" in capsys.readouterr().out
-    assert botao([*with_blank, *opts, "--skip-missing"]) == 0
-    assert "intrinsics from 3 of 4 pictures" in capsys.readouterr().out
-    assert botao(["calibrate-intrinsics", str(blank), *opts, "--board", "9by6"]) == 2
-    assert "--board: expected COLSxROWS" in capsys.readouterr().out
+    assert main([*with_blank, *opts]) == 2
+    assert "blank.png: no chessboard 9x6 inner corners pattern found" in one_error_line(capfd)
+    assert main([*with_blank, *opts, "--skip-missing"]) == 0
+    assert "intrinsics from 3 of 4 pictures" in capfd.readouterr().out
+    assert main(["calibrate-intrinsics", str(blank), *opts, "--board", "9by6"]) == 2
+    assert "--board: expected COLSxROWS" in one_error_line(capfd)
+    assert main(["calibrate-intrinsics", str(tmp_path / "gone.png"), *opts]) == 2
+    assert "gone.png: does not exist" in one_error_line(capfd)
+    # The lens file feeds `calibrate --intrinsics`; a picture of another size is refused.
+    table = tmp_path / "table.png"
+    cv2.imwrite(str(table), np.zeros((720, 1280, 3), np.uint8))
+    argv = ["calibrate", str(table), "--table", "brasileira", "--out", str(tmp_path / "c.json")]
+    assert main([*argv, "--intrinsics", str(out)]) == 2
+    assert "'image_size' 640x480 differs from the image's 1280x720" in one_error_line(capfd)
+    # ... and is no camera for check-camera (it has no pose).
+    cv2.imwrite(str(table), np.zeros((480, 640, 3), np.uint8))
+    check = ["check-camera", str(table), "--table", "brasileira", "--camera", str(out)]
+    assert main(check) == 2
+    assert "field 'intrinsics_only' is true" in one_error_line(capfd)
 
 
 # ---------------------------------------------------------------------- check-camera
-def three_balls(present: tuple[bool, bool, bool] = (True, True, True)) -> FrameTruth:
-    """The ball on the centre mark and on both penalty marks (000 REGRA 1 marks)."""
-    fm = FieldModel(TABLE)
-    xy = np.array([[0.0, 0.0], fm.penalty_mark("left"), fm.penalty_mark("right")])[list(present)]
-    n = len(xy)
-    ids = np.array(["ball", "ball2", "ball3"][:n])
-    p = Pieces(
-        ids,
-        np.full(n, ""),
-        np.full(n, "ball"),
-        xy,
-        np.full((n, 2), 10.0),
-        np.zeros(n),
-        np.full(n, np.nan),
-    )
-    return FrameTruth(0, 0.0, p, np.zeros((n, 2)), np.zeros(n, bool))
-
-
-@pytest.mark.parametrize(
-    ("cam", "field"),
-    [
-        (preset_camera("tilted", TABLE, (1280, 720), tilt_deg=25.0), "green"),
-        (random_camera(8, (1280, 720)), "blue"),
-        (preset_camera("wide", TABLE, (1920, 1080)), "dark_green"),
-    ],
-)
-def test_balls_on_the_marks_are_found_within_half_a_millimetre(cam: Camera, field: str) -> None:
-    style = RenderStyle(field_bgr=FIELD_COLOURS[field], jpeg_quality=85, noise_sigma=4.0)
-    img = Renderer(TABLE, cam, style).render(three_balls())
-    records = cmd_calibrate.check_marks(img, cam, TABLE, 2.0)
-    assert [r["mark"] for r in records] == [
-        "centre_mark",
-        "penalty_mark_left",
-        "penalty_mark_right",
-    ]
-    assert all(r["ok"] for r in records), records
-    assert max(r["error_mm"] for r in records) < 0.5
-
-
-def test_check_camera_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_check_camera_command(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
     cam = preset_camera("tilted", TABLE, (1280, 720))
     r = Renderer(TABLE, cam, RenderStyle(noise_sigma=3.0))
     image, cam_file = tmp_path / "balls.png", tmp_path / "camera.json"
     cv2.imwrite(str(image), r.render(three_balls()))
     cam.save(cam_file)
     argv = ["check-camera", str(image), "--table", "brasileira"]
-    assert botao([*argv, "--camera", str(cam_file), "--debug", str(tmp_path / "d.png")]) == 0
-    text = capsys.readouterr().out
+    assert main([*argv, "--camera", str(cam_file), "--debug", str(tmp_path / "d.png")]) == 0
+    text = capfd.readouterr().out
     assert "camera OK" in text and text.count(" ok") == 3
-    assert (tmp_path / "d.png").exists()
+    assert cv2.imread(str(tmp_path / "d.png")) is not None
 
-    # The table bumped by 4 mm since the calibration: refused, exit 1, the reason printed.
+    # The table bumped by 4 mm since the calibration: refused, exit 1, where each ball is seen.
     bumped = tmp_path / "bumped.json"
     translated(cam, 4.0, math.radians(30)).save(bumped)
-    assert botao([*argv, "--camera", str(bumped)]) == 1
-    text = capsys.readouterr().out
-    assert "REFUSED" in text and "mm off" in text
+    assert main([*argv, "--camera", str(bumped)]) == 1
+    captured = capfd.readouterr()
+    assert "REFUSED" in captured.out and "mm off" in captured.out
+    assert re.search(r"centre_mark +\( *-?\d+\.\d, +-?\d+\.\d\) +\( *-?\d+\.\d", captured.out)
+    assert captured.err.startswith("botao: refused: ") and "Traceback" not in captured.err
     # ... unless the tolerance allows it.
-    assert botao([*argv, "--camera", str(bumped), "--tolerance-mm", "6"]) == 0
-    capsys.readouterr()
+    assert main([*argv, "--camera", str(bumped), "--tolerance-mm", "6"]) == 0
+    capfd.readouterr()
 
     # A ball missing from the right penalty mark.
     cv2.imwrite(str(image), r.render(three_balls((True, True, False))))
-    assert botao([*argv, "--camera", str(cam_file)]) == 1
+    assert main([*argv, "--camera", str(cam_file)]) == 1
     assert re.search(
-        r"penalty_mark_right: (no ball found|only the painted mark)", capsys.readouterr().out
+        r"penalty_mark_right: (no ball found|only the painted mark)", capfd.readouterr().out
     )
+
+
+def test_check_camera_on_a_seeded_random_camera(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    table = load_table("nacional")
+    cam = random_camera(12, (1600, 900))
+    style = RenderStyle(field_bgr=FIELD_COLOURS["blue"], noise_sigma=3.0, jpeg_quality=85)
+    img = Renderer(table, cam, style).render(three_balls(table=table))
+    cv2.imwrite(str(tmp_path / "balls.png"), img)
+    cam.save(tmp_path / "camera.json")
+    argv = ["check-camera", str(tmp_path / "balls.png"), "--table", "nacional"]
+    assert main([*argv, "--camera", str(tmp_path / "camera.json")]) == 0, capfd.readouterr()
 
 
 @pytest.mark.parametrize(
@@ -285,18 +336,29 @@ def test_check_camera_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]
             "--camera .*1920x1080 differs from the image's 1280x720",
         ),
         (["--camera", "{tmp}/bad.json"], "--camera: .*bad.json: field 'format'"),
+        (["--camera", "{tmp}/none.json"], "--camera: .*none.json: no such file"),
+        (["--camera", "{tmp}/img.png"], "--camera: .*img.png: not a JSON text file"),
+        (["--image", "{tmp}/gone.png"], "gone.png: no such file"),
+        (["--image", "{tmp}/junk.png"], "junk.png: not an image OpenCV can read"),
+        (["--table", "nope"], "nope"),
+        (["--debug", "{tmp}/no/such/dir/d.png"], "--debug .*d.png: cannot write"),
     ],
 )
 def test_check_camera_bad_input(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: list[str], match: str
+    tmp_path: Path, capfd: pytest.CaptureFixture[str], extra: list[str], match: str
 ) -> None:
     cam = preset_camera("tilted", TABLE, (1280, 720))
     cv2.imwrite(str(tmp_path / "img.png"), np.zeros((720, 1280, 3), np.uint8))
+    (tmp_path / "junk.png").write_bytes(b"not a png")
     cam.save(tmp_path / "camera.json")
     replace(cam, image_size=(1920, 1080)).save(tmp_path / "c1080.json")
     (tmp_path / "bad.json").write_text('{"format": "camera/9"}')
-    argv = ["check-camera", str(tmp_path / "img.png"), "--table", "brasileira"]
-    if not any(e == "--camera" for e in extra):
-        argv += ["--camera", str(tmp_path / "camera.json")]
-    assert botao([*argv, *(e.format(tmp=tmp_path) for e in extra)]) == 2
-    assert re.search(match, capsys.readouterr().out)
+    opts = {"--image": "{tmp}/img.png", "--table": "brasileira", "--camera": "{tmp}/camera.json"}
+    for k in range(0, len(extra), 2):
+        opts[extra[k]] = extra[k + 1]
+    argv = ["check-camera", opts.pop("--image")]
+    for key, value in opts.items():
+        argv += [key, value]
+    assert main([a.format(tmp=tmp_path) for a in argv]) == 2
+    line = one_error_line(capfd)
+    assert re.search(match, line), line
