@@ -241,7 +241,7 @@ def _calibrate_one_view(
     """
     w, h = size
     centre = ((w - 1) / 2.0, (h - 1) / 2.0)
-    best: tuple[float, float] = (math.inf, float(w))
+    best: tuple[float, float, Any, Any] = (math.inf, float(w), None, None)
     for hfov in np.linspace(20.0, 140.0, 25):
         f = (w / 2.0) / math.tan(math.radians(hfov) / 2.0)
         k0 = np.array([[f, 0, centre[0]], [0, f, centre[1]], [0, 0, 1.0]])
@@ -251,33 +251,61 @@ def _calibrate_one_view(
         proj, _ = cv2.projectPoints(obj, rv, tv, k0, None)
         err = float(np.sqrt(np.mean((proj.reshape(-1, 2) - img.reshape(-1, 2)) ** 2)))
         if err < best[0]:
-            best = (err, f)
-    f = best[1]
-    k0 = np.array([[f, 0, centre[0]], [0, f, centre[1]], [0, 0, 1.0]])
-    flags = (
-        cv2.CALIB_USE_INTRINSIC_GUESS
-        | cv2.CALIB_FIX_PRINCIPAL_POINT
-        | cv2.CALIB_FIX_ASPECT_RATIO
-        | cv2.CALIB_ZERO_TANGENT_DIST
-        | cv2.CALIB_FIX_K3
-    )
-    if n < 12:
-        flags |= cv2.CALIB_FIX_K1
-    if n < 24:
-        flags |= cv2.CALIB_FIX_K2
-    _, km, dm, rvecs, tvecs = cv2.calibrateCamera([obj], [img], size, k0, np.zeros(5), flags=flags)
-    k, dist = np.asarray(km, np.float64), np.asarray(dm, np.float64)
-    n_params = 7 + int(n >= 12) + int(n >= 24)
+            best = (err, f, rv, tv)
+    _, f, rv, tv = best
+    if rv is None:
+        rv, tv = np.zeros(3), np.array([0.0, 0.0, 1000.0])
+    free = (n >= 12, n >= 24)  # k1 with 12 pairs, k2 with 24
+    k, dist, rvec, tvec = _refine(obj, img, centre, f, rv, tv, free, fix_focal=False)
+    n_params = 7 + int(free[0]) + int(free[1])
     sigma = _focal_sigma(obj, img, k, dist, n_params)
     if not sigma < 0.2:  # the focal length is not determined: assume a typical webcam's
         f = (w / 2.0) / math.tan(math.radians(PRIOR_HFOV_DEG) / 2.0)
-        k0 = np.array([[f, 0, centre[0]], [0, f, centre[1]], [0, 0, 1.0]])
-        flags |= cv2.CALIB_FIX_FOCAL_LENGTH
-        _, km, dm, rvecs, tvecs = cv2.calibrateCamera(
-            [obj], [img], size, k0, np.zeros(5), flags=flags
+        ok, rv, tv = cv2.solvePnP(
+            obj,
+            img,
+            np.array([[f, 0, centre[0]], [0, f, centre[1]], [0, 0, 1.0]]),
+            None,
+            flags=cv2.SOLVEPNP_SQPNP,
         )
-        k, dist = np.asarray(km, np.float64), np.asarray(dm, np.float64)
-    return k, dist, np.asarray(rvecs[0], np.float64), np.asarray(tvecs[0], np.float64), sigma
+        k, dist, rvec, tvec = _refine(obj, img, centre, f, rv, tv, free, fix_focal=True)
+    return k, dist, rvec, tvec, sigma
+
+
+def _refine(
+    obj: NDArray[np.float32],
+    img: NDArray[np.float32],
+    centre: tuple[float, float],
+    f0: float,
+    rvec0: Any,
+    tvec0: Any,
+    free_k: tuple[bool, bool],
+    fix_focal: bool,
+) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+    """Focal length, k1, k2 and pose by least squares on the reprojection error, from the
+    SQPnP pose (in front of the camera). Not ``cv2.calibrateCamera``: from one non-planar
+    view its own pose initialisation can land on the mirror image behind the camera."""
+    from scipy.optimize import least_squares
+
+    pts = obj.reshape(-1, 3).astype(np.float64)
+    uv = img.reshape(-1, 2).astype(np.float64)
+
+    def unpack(x: FloatArray) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+        f = f0 if fix_focal else f0 * math.exp(x[0])
+        k = np.array([[f, 0.0, centre[0]], [0.0, f, centre[1]], [0.0, 0.0, 1.0]])
+        dist = np.zeros(5)
+        dist[0] = x[1] if free_k[0] else 0.0
+        dist[1] = x[2] if free_k[1] else 0.0
+        return k, dist, x[3:6], x[6:9]
+
+    def resid(x: FloatArray) -> FloatArray:
+        k, dist, rv, tv = unpack(x)
+        proj, _ = cv2.projectPoints(pts, rv, tv, k, dist)
+        return np.asarray((proj.reshape(-1, 2) - uv).ravel(), dtype=np.float64)
+
+    x0 = np.concatenate([[0.0, 0.0, 0.0], np.ravel(rvec0), np.ravel(tvec0)]).astype(np.float64)
+    sol = least_squares(resid, x0, method="lm", x_scale="jac")
+    return unpack(sol.x)
 
 
 def _focal_sigma(

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from calibration.camera import Camera, preset_camera
@@ -60,6 +60,7 @@ def field_error_mm(fit: Camera, true: Camera) -> np.ndarray:
 
 @settings(max_examples=8, deadline=None)
 @given(st.integers(0, 10_000))
+@example(4326)  # calibrateCamera's own pose start put this one behind the camera
 def test_fit_without_intrinsics_matches_the_true_camera(seed: int) -> None:
     true = random_camera(seed, (1280, 720))
     doc = pairs_doc(true, 0.3, seed, extra=30)
