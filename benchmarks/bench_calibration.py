@@ -367,13 +367,9 @@ def report(n: int = 200, seed: int = 1000, verbose: bool = False) -> list[str]:
             "Seen from nearly straight above, the painted plane shows only focal length / "
             "distance; the focal length then rests on the crossbars' parallax (40-60 mm above "
             "the table), where a bias of a tenth of a pixel in a 2-4 px wide bar moves it by "
-            "about 1%. Under a strong barrel lens (k1 near -0.24) the simulator draws each "
-            "crossbar as a straight quad between its projected corners "
-            "(`simulator/render_static.py`, `_Painter.goal`) while the lens bows it by up to "
-            "half a pixel, and the fit follows the straight bar. The field's own figures do "
-            "not suffer (the plane is exact either way); heights do, by the z = 35 mm errors "
-            "above. With `--intrinsics` (a lens calibrated on a board) the focal length is not "
-            "estimated at all.",
+            "about 1%. The field's own figures do not suffer (the plane is exact either way); "
+            "heights do, by the z = 35 mm errors above. With `--intrinsics` (a lens calibrated "
+            "on a board) the focal length is not estimated at all.",
             "",
         ]
     return lines
