@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import time
 from dataclasses import dataclass, field
 
@@ -206,6 +207,7 @@ def _pct(v: list[float], q: float) -> float:
 def report(n: int = 60, seed: int = 500, verbose: bool = False) -> list[str]:
     """Markdown lines for benchmarks/RESULTS.md."""
     frames = [f for f in Match(TABLE, "brasileira", seed=21, fps=10).frames(120.0)][20:]
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else math.nan
     outs = [run_case(seed + k, frames, verbose) for k in range(n)]
     sp = speed()
     lines = [
@@ -263,6 +265,10 @@ def report(n: int = 60, seed: int = 500, verbose: bool = False) -> list[str]:
         f"| detect + track >= 60 frames/s |",
         f"| ... as a ratio to one greyscale conversion of the frame | "
         f"{sp['median_s'] / sp['grey_s']:.0f}x | |",
+        "",
+        f"Load average when this section started: {load:.1f} on {os.cpu_count()} cores (the"
+        " machine is shared: wall times move with it, CPU times less). Decode + detect +"
+        " track on a video, against decoding alone: section `bench_track`.",
         "",
     ]
     return lines

@@ -1,8 +1,12 @@
 """The tracker on seeded random matches: identities, the ball, contacts, speed and memory.
 
-Usage: ``python -m benchmarks.bench_track [--seconds S] [--seeds 1 2 3] [--long S]``.
+Usage: ``python -m benchmarks.bench_track [--seconds S] [--seeds 1 2 3] [--long S]
+[--match S] [--video S]``.
 
-Until the detector runs on rendered video, the tracker is fed *synthetic detections* made from
+Three parts. (1) :func:`clip_lines`: the real pipeline (calibration from the video, detector,
+tracker) on a rendered random match, scored against its truth. (2) :func:`video_lines`: decode +
+detect + track against decoding the same video alone, frames/s, CPU and resident memory, each
+in a process of its own. (3) The tracker alone, fed *synthetic detections* made from
 the simulator's truth (:func:`synthetic_detections`): every piece's footprint centre with
 seeded Gaussian noise (``sigma_mm`` drawn per detection in 0.3-1 mm, more for a fast piece, as
 motion blur does), missed detections, false positives anywhere on the field and on the hands,
@@ -20,7 +24,11 @@ import argparse
 import gc
 import json
 import math
+import os
+import resource
+import subprocess
 import sys
+import tempfile
 import time
 import tracemalloc
 from collections.abc import Iterable
@@ -398,11 +406,146 @@ def _visible(ft: FrameTruth, camera: Camera) -> NDArray[np.bool_]:
     return np.asarray(depth >= 0.0)
 
 
+def _rss_mb(field: str = "VmRSS") -> float:
+    """Resident memory of this process (MB): now (``VmRSS``) or its peak (``VmHWM``), from
+    Linux's /proc; elsewhere the peak of ``getrusage``. (Not ``getrusage`` on Linux: a child's
+    ``ru_maxrss`` starts at its parent's peak, which survives ``exec``.)"""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith(field + ":"):
+                return float(line.split()[1]) / 1024.0
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+
+
+def video_run(video: Path, mode: str) -> dict[str, object]:
+    """Time one pass over ``video`` in this process: ``decode`` (every frame to BGR, as the
+    pipeline decodes them) or ``track`` (:func:`vision.pipeline.track_video`: the background
+    learned from the first seconds, then decode + detect + track every frame, the decoder a
+    frame ahead in its own thread). Wall and CPU seconds (all threads), the resident memory
+    at each tenth of the frames and its peak."""
+    from calibration.camera import load_camera
+    from vision.pipeline import iter_frames, track_video, video_size
+
+    _, _, n_frames = video_size(video)
+    step = max(n_frames // 10, 1)
+    rss: list[float] = []
+    t0, c0 = time.perf_counter(), time.process_time()
+    n = 0
+    if mode == "decode":
+        frames: Iterable[object] = iter_frames(video)
+    else:
+        camera = load_camera(video.with_name("camera.json"))
+        frames = track_video(video, camera, load_table("brasileira"))
+    for _ in frames:
+        if n % step == 0:
+            rss.append(_rss_mb())
+        n += 1
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    peak = _rss_mb("VmHWM")
+    return {"frames": n, "wall_s": wall, "cpu_s": cpu, "rss_mb": rss, "peak_mb": peak}
+
+
+def video_speed(seconds: float = 60.0, seed: int = 11) -> dict[str, dict[str, object]]:
+    """A seeded random match rendered at 1920 x 1080 (tilted preset camera, noise, blur,
+    shadows and the coaches' hands; H.264), then decoded alone and tracked, each pass in a
+    fresh process so that its peak memory is its own."""
+    from simulator.clip import write_clip
+
+    table = load_table("brasileira")
+    out: dict[str, dict[str, object]] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        frames = Match(table, "brasileira", seed=seed, fps=30.0).frames(seconds)
+        cam = preset_camera("tilted", table, (1920, 1080))
+        write_clip(frames, table, cam, tmp, 30.0, seed=seed)
+        video = Path(tmp) / "video.mp4"
+        for mode in ("decode", "track"):
+            load = os.getloadavg()[0] if hasattr(os, "getloadavg") else math.nan
+            cmd = [sys.executable, "-m", "benchmarks.bench_track", "--video-run", str(video), mode]
+            root = Path(__file__).resolve().parents[1]
+            done = subprocess.run(cmd, capture_output=True, text=True, check=True, cwd=root)
+            out[mode] = {**json.loads(done.stdout.strip().splitlines()[-1]), "load": load}
+    return out
+
+
+def video_lines(seconds: float = 60.0) -> list[str]:
+    """Markdown lines: detect + track against decoding alone, speed and memory."""
+    r = video_speed(seconds)
+    dec, trk = r["decode"], r["track"]
+    nf = float(trk["frames"])  # type: ignore[arg-type]
+    f = {k: float(v) for k, v in trk.items() if k in ("wall_s", "cpu_s", "peak_mb", "load")}
+    d = {k: float(v) for k, v in dec.items() if k in ("wall_s", "cpu_s", "peak_mb", "load")}
+    rss = ", ".join(f"{m:.0f}" for m in trk["rss_mb"])  # type: ignore[attr-defined]
+    return [
+        "",
+        f"**Video, real detector** (`vision.pipeline.track_video`): a {seconds:.0f} s random"
+        f" match ({nf:.0f} frames) rendered at 1920x1080 (tilted camera, noise, blur, hands,"
+        " H.264), the true camera; each pass in its own process. Decode alone is PyAV to BGR,"
+        " as the pipeline decodes. The track pass includes learning the background (a second"
+        " decode of the first 10 s).",
+        "",
+        "| pass | frames/s (wall) | CPU ms/frame | peak RSS | load avg at start |",
+        "| --- | ---: | ---: | ---: | ---: |",
+        f"| decode alone | {nf / d['wall_s']:.1f} | {1e3 * d['cpu_s'] / nf:.1f} |"
+        f" {d['peak_mb']:.0f} MB | {d['load']:.1f} |",
+        f"| decode + detect + track | {nf / f['wall_s']:.1f} | {1e3 * f['cpu_s'] / nf:.1f} |"
+        f" {f['peak_mb']:.0f} MB | {f['load']:.1f} |",
+        f"| ratio (track / decode) | {f['wall_s'] / d['wall_s']:.1f}x wall |"
+        f" {f['cpu_s'] / d['cpu_s']:.1f}x CPU | {f['peak_mb'] / d['peak_mb']:.1f}x | |",
+        "",
+        f"Target: >= 60 frames/s, peak RSS <= 500 MB and flat. RSS of the track pass at each"
+        f" tenth of the clip (MB): {rss}.",
+    ]
+
+
+def clip_lines(seconds: float = 120.0, seed: int = 3) -> list[str]:
+    """Markdown lines: the real detector and tracker on a rendered random match (issue 5,
+    "Clips"), the camera estimated from the video by the project's calibration."""
+    from monitor.cli import main as botao
+
+    with tempfile.TemporaryDirectory() as tmp:
+        argv = ["simulate", "--random-match", "--seconds", f"{seconds:g}", "--seed", str(seed)]
+        argv += ["--camera", "tilted", "--resolution", "1920x1080", "--out", tmp]
+        if botao(argv) != 0:
+            raise RuntimeError("botao simulate failed")
+        t0, c0 = time.perf_counter(), time.process_time()
+        res = run_clip(Path(tmp), calibrate=True)
+        wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    s = res.scorer.summary()
+    c = res.scorer.contact_stats()
+    return [
+        "",
+        f"**Clip, real detector**: a seeded {seconds:.0f} s random match (seed {seed}) rendered"
+        " at 1920x1080 (tilted camera, noise, blur, hands, H.264); the camera calibrated from"
+        " the video (`calibration.auto.calibrate_frames`), the background learned from its"
+        " first 10 s, then `vision.pipeline.track_video`; scored against the re-simulated"
+        " truth as above.",
+        "",
+        "| id switches | wrong ids at end | ball tracked (visible frames) | ball error median"
+        " | contacts found | within 1 frame | false contacts | moving agree"
+        " | wall / CPU s per frame |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+        f"| {s['id_switches']:.0f} | {s['wrong_ids_at_end']:.0f} |"
+        f" {100 * s['ball_tracked_share']:.2f}% of {s['ball_visible']:.0f} |"
+        f" {s['ball_err_median_mm']:.2f} mm | {c['found']:.0f}/{c['truth']:.0f} |"
+        f" {c['within_1_frame']:.0f} | {c['false']:.0f} | {100 * s['moving_agreement']:.1f}% |"
+        f" {wall / res.frames:.3f} / {cpu / res.frames:.3f} |",
+        "",
+        "Targets: 0 identity switches, ball tracked >= 99% of the frames where it is visible,"
+        " contact times within one frame.",
+    ]
+
+
 HARSH = Noise(sigma_mm=(0.5, 2.0), p_miss=0.03, fp_per_frame=0.3, fp_per_hand=0.6)
 
 
 def report(
-    seconds: float = 120.0, seeds: tuple[int, ...] = (1, 2, 3), long_s: float = 600.0
+    seconds: float = 120.0,
+    seeds: tuple[int, ...] = (1, 2, 3),
+    long_s: float = 600.0,
+    video_s: float = 60.0,
+    clip_s: float = 120.0,
 ) -> list[str]:
     table = load_table("brasileira")
     lines = [
@@ -443,6 +586,10 @@ def report(
             f" {c['false']:.0f} | {c['median_err_frames']:.2f}, {c['max_err_frames']:.2f} |"
             f" {np.median(ms):.2f}, {np.percentile(ms, 99):.2f} |"
         )
+    if clip_s > 0:
+        lines += clip_lines(clip_s)
+    if video_s > 0:
+        lines += video_lines(video_s)
     if long_s > 0:
         marks = _memory_run(table, long_s, preset_camera("overhead", table, (1920, 1080)))
         lines += [
@@ -460,14 +607,20 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--long", type=float, default=600.0, help="memory run length (s), 0: none")
     ap.add_argument("--clip", type=Path, help="a `botao simulate` folder: run the real detector")
     ap.add_argument("--true-camera", action="store_true", help="with --clip: skip calibration")
+    ap.add_argument("--video", type=float, default=60.0, help="speed clip length (s), 0: none")
+    ap.add_argument("--match", type=float, default=120.0, help="scored clip (s), 0: none")
+    ap.add_argument("--video-run", nargs=2, metavar=("VIDEO", "MODE"), help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
+    if a.video_run is not None:  # one timed pass, in a process of its own (see video_speed)
+        print(json.dumps(video_run(Path(a.video_run[0]), a.video_run[1])))
+        return 0
     if a.clip is not None:
         res = run_clip(a.clip, calibrate=not a.true_camera)
         ms = np.array(res.track_s) * 1e3
         print(res.scorer.summary(), res.scorer.contact_stats())
         print(f"detect + track per frame: median {np.median(ms):.1f} ms over {res.frames} frames")
         return 0
-    print("\n".join(report(a.seconds, tuple(a.seeds), a.long)))
+    print("\n".join(report(a.seconds, tuple(a.seeds), a.long, a.video, a.match)))
     return 0
 
 

@@ -11,7 +11,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from monitor import cmd_calibrate, cmd_check, cmd_simulate, cmd_tables
+from monitor import cmd_calibrate, cmd_check, cmd_detect, cmd_simulate, cmd_tables, cmd_track
 from monitor.errors import BAD_INPUT
 
 __all__ = ["build_parser", "main"]
@@ -27,6 +27,8 @@ def build_parser() -> argparse.ArgumentParser:
     cmd_check.add_parser(sub)
     cmd_simulate.add_parsers(sub)
     cmd_calibrate.add_parsers(sub)
+    cmd_detect.add_parsers(sub)
+    cmd_track.add_parsers(sub)
     return parser
 
 

@@ -50,6 +50,11 @@ U8 = NDArray[np.uint8]
 _SS = 4  # supersampling of rasterised polygons (coverage to 1/16 pixel)
 _SHIFT = 4  # fixed-point bits of cv2.fillPoly
 _N_GAIN = 4000  # felt pixels sampled for the gain
+# A cast shadow keeps at least this share of the felt's light (a room's light is never one
+# point): darker "shadows" are dark pieces (a black button on a dark felt). The solids' fits
+# excuse shadows down to 0.55 (vision.solids.unshadowed_distance).
+_SHADOW_K = 0.5
+_UNSTEADY_LEVEL = 45.0  # summed channel change of a pixel between frames that is no noise
 
 
 def project_geometry(camera: Camera, geom: BaseGeometry, z_mm: float = 0.0) -> list[FloatArray]:
@@ -189,6 +194,8 @@ class Background:
         self.markings = coverage_map(camera, FieldModel(table).painted)
         self.goals = goal_mask(camera, table)
         self.image: F32 | None = None  # (h, w, 3) float32
+        # (h, w) uint8: pixels where the frames :meth:`learn` saw were not steady
+        self.unsteady = np.zeros((self.h, self.w), np.uint8)
         self.gain = np.ones(3, np.float32)
         self._sub: U8 | None = None
         self._band = 0
@@ -243,7 +250,15 @@ class Background:
             raise ValueError("Background.learn: no frames")
         if len(stack) > max_frames:
             stack = [stack[i] for i in np.linspace(0, len(stack) - 1, max_frames).astype(int)]
-        med = np.median(np.stack(stack), axis=0).astype(np.float32)
+        cube = np.stack(stack)
+        med = np.median(cube, axis=0).astype(np.float32)
+        # where the frames disagree with their median (a piece moved there while they were
+        # taken) the median is a mixture of felt and piece, no empty table
+        away = np.zeros(med.shape[:2], np.float32)
+        for f in cube:
+            diff = cv2.absdiff(f.astype(np.float32), med)
+            away += cv2.transform(diff, np.ones((1, 3), np.float32)) > _UNSTEADY_LEVEL
+        self.unsteady = (away >= max(2.0, 0.2 * len(cube))).astype(np.uint8)
         self.set(med)
         return med
 
@@ -368,11 +383,14 @@ def foreground(
     The threshold on the summed channel difference is ``min_level`` or four times the median
     difference over the region (sensor noise, compression, texture), whichever is larger, and
     two and a half times that on the painted ``lines`` (their edges ring after compression). A
-    pixel that is the table's own colour uniformly darkened (0.35..0.97 of it, off that line by
+    pixel that is the table's own colour uniformly darkened (0.5..0.97 of it, off that line by
     little more than the noise) is a cast shadow, not a thing.
     """
     diff = cv2.absdiff(sub_bgr, sub_bg)
-    level = diff.sum(axis=2, dtype=np.uint16)
+    c0, c1, c2 = cv2.split(diff)
+    level = np.asarray(  # the channels' sum
+        cv2.add(cv2.add(c0, c1, dtype=cv2.CV_16U), c2, dtype=cv2.CV_16U), np.uint16
+    )
     sample = level[::4, ::4][region[::4, ::4]]
     thr = max(min_level, 4.0 * float(np.median(sample))) if len(sample) else min_level
     fg = (level > thr) & region
@@ -385,7 +403,7 @@ def foreground(
         norm2 = np.maximum((ref * ref).sum(axis=1), 1.0)
         k = (seen * ref).sum(axis=1) / norm2
         off = np.linalg.norm(seen - k[:, None] * ref, axis=1)
-        shadow = (k > 0.35) & (k < 0.97) & (off < 12.0 + 0.06 * np.sqrt(norm2))
+        shadow = (k > _SHADOW_K) & (k < 0.97) & (off < 12.0 + 0.06 * np.sqrt(norm2))
         fg[idx[0][shadow], idx[1][shadow]] = False
     return fg, level
 
@@ -449,7 +467,8 @@ class FrameMemory:
         self.stride = stride
         self.things: list[tuple[object, Window, NDArray[np.int16]]] = []
         self.ball: tuple[object, Window, NDArray[np.int16]] | None = None
-        self.rejects: list[tuple[Window, NDArray[np.int16]]] = []
+        # per kind of search ("button", "keeper", "ball"): what was tried there in vain
+        self.rejects: list[tuple[str, Window, NDArray[np.int16]]] = []
 
     def patch(self, sub: U8, uv_px: FloatArray) -> tuple[Window, NDArray[np.int16]]:
         """The coarse pixels around an outline (full-resolution px), grown by 2."""
@@ -475,7 +494,7 @@ class FrameMemory:
         streak = getattr(ball, "streak_px", np.zeros(2))
         if uv is not None and np.hypot(*streak) < 1.0:
             self.ball = (ball, *self.patch(sub, uv + np.array([[-8.0, -8.0], [8.0, 8.0]])))
-        self.rejects = self.rejects[-20:]
+        self.rejects = self.rejects[-40:]
 
     def unchanged(self, sub: U8, hands: NDArray[np.bool_]) -> tuple[list[Any], Any]:
         """Last frame's fits whose pixels have not changed and no hand covers, and the ball."""
@@ -491,13 +510,22 @@ class FrameMemory:
                 ball = b
         return kept, ball
 
-    def reject(self, sub: U8, uv_px: FloatArray) -> None:
-        self.rejects.append(self.patch(sub, uv_px))
+    def reject(self, sub: U8, uv_px: FloatArray, kind: str) -> None:
+        """Remember that a search for ``kind`` failed on these pixels (px)."""
+        self.rejects.append((kind, *self.patch(sub, uv_px)))
 
-    def rejected(self, sub: U8, uv_px: FloatArray) -> bool:
+    def rejected(self, sub: U8, uv_px: FloatArray, kind: str) -> bool:
         """Whether a blob (its pixels, px) was tried in vain and has not changed since."""
-        win, patch = self.patch(sub, uv_px)
-        for w0, p0 in self.rejects:
-            if w0 == win:
-                return bool(float((np.abs(patch - p0).sum(axis=2) > _CHANGE_LEVEL).mean()) < 0.02)
+        win, _ = self.patch(sub, uv_px)
+        for k0, w0, p0 in reversed(self.rejects):
+            # the same window give or take a coarse pixel (a seed's radius jitters with noise)
+            if k0 == kind and all(
+                abs(a.start - b.start) <= 1 and abs(a.stop - b.stop) <= 1
+                for a, b in zip(win, w0, strict=True)
+            ):
+                y0, x0 = max(win[0].start, w0[0].start), max(win[1].start, w0[1].start)
+                y1, x1 = min(win[0].stop, w0[0].stop), min(win[1].stop, w0[1].stop)
+                now = sub[y0:y1, x0:x1].astype(np.int16)
+                then = p0[y0 - w0[0].start : y1 - w0[0].start, x0 - w0[1].start : x1 - w0[1].start]
+                return bool(float((np.abs(now - then).sum(axis=2) > _CHANGE_LEVEL).mean()) < 0.02)
         return False

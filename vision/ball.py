@@ -31,7 +31,14 @@ from numpy.typing import NDArray
 
 from calibration.camera import Camera
 
-__all__ = ["BallFit", "ball_on_spots", "ball_outline", "fit_ball", "sphere_outline"]
+__all__ = [
+    "BallFit",
+    "ball_on_spots",
+    "ball_outline",
+    "fit_ball",
+    "plausible_colour",
+    "sphere_outline",
+]
 
 FloatArray = NDArray[np.float64]
 F32 = NDArray[np.float32]
@@ -75,8 +82,10 @@ def ball_outline(
     return hull
 
 
-def _coverage(outline: FloatArray, uu: F32, vv: F32) -> F32:
-    """Soft coverage (h, w) of a convex polygon: a one-pixel ramp across its edges.
+def _coverage(outline: FloatArray, uu: F32, vv: F32, core: float | None = None) -> F32:
+    """Soft coverage (h, w) of a convex polygon: a one-pixel ramp across its edges; with
+    ``core``, (h, w, 2): the polygon's and that of the polygon shrunk to ``core`` of its size
+    about its mean (the two share the edges' directions, so one projection serves both).
 
     The signed distance to a convex polygon is the largest signed distance to its edges' lines
     (exact inside and along the edges), smooth in the polygon's position, so finite
@@ -89,12 +98,31 @@ def _coverage(outline: FloatArray, uu: F32, vv: F32) -> F32:
     n = np.column_stack([e[:, 1], -e[:, 0]]) * np.float32(1.0 if area2 > 0 else -1.0)
     n /= np.maximum(np.linalg.norm(n, axis=1, keepdims=True), 1e-9)
     off = np.sum(n * a, axis=1)
-    sd = uu.reshape(-1, 1) * n[:, 0] + vv.reshape(-1, 1) * n[:, 1] - off  # outward positive
-    return np.clip(0.5 - sd.max(axis=1), 0.0, 1.0).reshape(uu.shape).astype(np.float32)
+    proj = uu.reshape(-1, 1) * n[:, 0] + vv.reshape(-1, 1) * n[:, 1]
+    whole = np.clip(0.5 - (proj - off).max(axis=1), 0.0, 1.0)
+    if core is None:
+        return whole.reshape(uu.shape).astype(np.float32)
+    mid_n = n @ a.mean(axis=0)
+    inner = np.clip(0.5 - (proj - (mid_n + np.float32(core) * (off - mid_n))).max(axis=1), 0, 1)
+    return np.stack([whole, inner], axis=1).reshape(*uu.shape, 2).astype(np.float32)
 
 
 def _line_kernel(d_px: FloatArray) -> F32:
-    """Normalised box kernel along ``d_px`` (bilinear splats: sub-pixel in any direction)."""
+    """Normalised box kernel along ``d_px`` (bilinear splats: sub-pixel in any direction);
+    the last few are cached (a fit asks for the same streak several times)."""
+    key = (round(float(d_px[0]), 6), round(float(d_px[1]), 6))
+    k = _KERNELS.get(key)
+    if k is None:
+        if len(_KERNELS) > 64:
+            _KERNELS.clear()
+        k = _KERNELS[key] = _make_line_kernel(np.array(key))
+    return k
+
+
+_KERNELS: dict[tuple[float, float], F32] = {}
+
+
+def _make_line_kernel(d_px: FloatArray) -> F32:
     half = math.ceil(float(np.abs(d_px).max()) / 2.0) + 1
     k = np.zeros((2 * half + 1, 2 * half + 1), np.float32)
     n = max(2, math.ceil(float(np.hypot(*d_px)) * 4))
@@ -159,6 +187,7 @@ class _Model:
         bg = bg * k[:, :, None]
         self.d = (image - bg)[valid]  # (P, 3)
         self.b = bg[valid]
+        self._ref: tuple[FloatArray, FloatArray, FloatArray] | None = None
 
     def _blur(self, a: F32, p: FloatArray) -> F32:
         if self.psf > 0:
@@ -168,13 +197,28 @@ class _Model:
             a = np.asarray(cv2.filter2D(a, -1, k, borderType=cv2.BORDER_CONSTANT), np.float32)
         return a
 
+    def outline(self, xy: FloatArray) -> FloatArray:
+        """The silhouette (n, 2) px at ``xy`` (mm). Near the last exact one (within 0.1 mm, as
+        the fit's finite differences and last steps are) it is that one moved by the
+        projection's Jacobian: the shape's change over 0.1 mm is a ten-thousandth of it."""
+        if self._ref is not None and float(np.abs(xy - self._ref[0]).max()) < 0.1:
+            xy0, base, jac = self._ref
+            return np.asarray(base + jac @ (xy - xy0), np.float64)
+        base = ball_outline(self.camera, xy, self.diameter, self.height, self.z0)
+        z = self.z0 + (self.diameter / 2.0 if self.height >= 0.8 * self.diameter else self.height)
+        e = 0.05
+        c = self.camera.table_to_image(
+            np.array([[xy[0], xy[1], z], [xy[0] + e, xy[1], z], [xy[0], xy[1] + e, z]])
+        )
+        jac = np.column_stack([c[1] - c[0], c[2] - c[0]]) / e
+        self._ref = (np.array(xy[:2], float), base, jac)
+        return base
+
     def alpha(self, p: FloatArray) -> tuple[F32, F32]:
         """Coverage (h, w) of the whole silhouette and of its inner part (0.7 of its size)."""
-        outline = ball_outline(self.camera, p[:2], self.diameter, self.height, self.z0)
-        mid = outline.mean(axis=0)
-        whole = _coverage(outline, self.uu, self.vv)
-        inner = _coverage(mid + _CORE * (outline - mid), self.uu, self.vv)
-        return self._blur(whole, p), self._blur(inner, p)
+        outline = self.outline(p[:2])[::2]  # 20 edges: 0.05 px from the circle at 9 px
+        both = self._blur(_coverage(outline, self.uu, self.vv, _CORE), p)
+        return both[:, :, 0], both[:, :, 1]
 
     def residual(self, p: FloatArray) -> tuple[FloatArray, FloatArray, F32]:
         """Residuals (P * 3,), the fitted colour (3,) of the ball's core, and its coverage.
@@ -268,7 +312,7 @@ def fit_ball(
         limit = np.array([2.0, 2.0, 3.0, 3.0])[: len(p)]
         delta = np.clip(delta, -limit, limit)  # mm, mm, px, px: no wild first steps
         p = p + delta
-        if np.abs(delta[:2]).max() < 0.005:
+        if np.abs(delta[:2]).max() < 0.01:
             break
     assert model is not None
     r, colour, _ = model.residual(p)
@@ -299,6 +343,12 @@ def fit_ball(
     )
 
 
+def plausible_colour(fit: BallFit) -> bool:
+    """Whether the fitted colour is one a ball can have (a fit that explains a faint
+    difference by a sliver of coverage comes out with a colour of thousands of grey levels)."""
+    return bool(np.all((fit.colour_bgr > -40.0) & (fit.colour_bgr < 320.0)))
+
+
 def ball_on_spots(
     image_bgr: NDArray[np.uint8],
     background: F32,
@@ -308,11 +358,13 @@ def ball_on_spots(
     height_mm: float,
     excluded: NDArray[np.bool_] | None,
     felt_colour: Callable[[int, int], NDArray[np.float32]],
+    min_explained: float = 0.05,
 ) -> BallFit | None:
     """A ball on a painted spot (the centre mark at a kick-off, a penalty mark): white on white,
     it hardly differs from the empty table and is told from the bare mark by its fit (the
     shading of a sphere, its shadow, its parallax) and by its colour, far from the felt's
-    (``felt_colour(u, v)`` near a pixel). The best such fit within 4 mm of a spot, or None."""
+    (``felt_colour(u, v)`` near a pixel), explaining at least ``min_explained`` of the
+    pixels' difference from the background. The best such fit within 4 mm of a spot, or None."""
     best = None
     for spot in spots:
         fit = fit_ball(
@@ -328,7 +380,7 @@ def ball_on_spots(
             continue
         u, v = (int(c) for c in fit.uv_px)
         contrast = float(np.linalg.norm(fit.colour_bgr - felt_colour(u, v)))
-        if fit.explained >= 0.05 and contrast >= 60.0:
+        if fit.explained >= min_explained and contrast >= 60.0 and plausible_colour(fit):
             if best is None or fit.explained > best.explained:
                 best = fit
     return best

@@ -21,8 +21,13 @@ Pipeline (one frame):
    fitted on the first frame (or configured).
 
 In a video (after :meth:`Detector.learn_background`) the fits of the last frame whose pixels
-did not change are kept: only what moved is fitted again. ``sigma_mm`` comes from each fit's
-residuals and Jacobian.
+did not change are kept: only what moved is fitted again; a blob where a search (button,
+goalkeeper, ball) failed is not searched again for that kind while its pixels stay the same;
+the ball's candidates are tried most ball-like first (a matched filter at full resolution) and
+the search stops at a sure fit. The learned table is the median of frames spread over time,
+painted over with the still's estimate where pieces stood or moved while they were taken (in a
+goal, only the pieces' own pixels: the posts stay); it follows slow light changes on the
+pixels that look like the table. ``sigma_mm`` comes from each fit's residuals and Jacobian.
 """
 
 from __future__ import annotations
@@ -39,7 +44,7 @@ from geometry.field import FieldModel
 from geometry.tablespec import TableSpec
 from rules.rulesets import get_ruleset
 from vision.background import Background, FrameMemory, foreground, hand_mask, hand_polygons
-from vision.ball import BallFit, ball_on_spots, fit_ball
+from vision.ball import BallFit, ball_on_spots, fit_ball, plausible_colour
 from vision.detections import Detections
 from vision.solids import Solid, close, distinct, fit_keeper, fit_solid, sample, top_samples
 from vision.teams import TeamModel, TeamModelError, bgr_to_lab
@@ -59,7 +64,17 @@ _MIN_INLIERS_KEEPER = 0.6
 _BALL_MM2 = 78.5  # a 10 mm ball's footprint
 _MIN_BALL = 0.2  # of it: the least a ball's blob (white on a pale felt: its shaded rim is lost)
 _BALL_MIN_SCORE = 0.35
+_BALL_SURE = 0.6  # a fit this good is the ball: the candidates after it are not tried
 _MAX_STREAK_PX = 45.0  # a ball's motion blur: 4 m/s over 1/100 s at 1 mm a pixel
+
+
+def _components(mask: NDArray[np.bool_]) -> tuple[int, NDArray[np.integer], NDArray[np.int32]]:
+    """8-connected components of a mask: count, labels and stats (x, y, w, h, area), with
+    16-bit labels when they fit (less than half the time of 32-bit ones)."""
+    m = mask.astype(np.uint8)
+    ltype = cv2.CV_16U if cv2.countNonZero(m) < 65000 else cv2.CV_32S
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(m, connectivity=8, ltype=ltype)
+    return int(n), np.asarray(labels), np.asarray(stats, np.int32)
 
 
 class DetectorError(ValueError):
@@ -115,6 +130,7 @@ class Detector:
         uu, vv = np.meshgrid(np.arange(o, w, self.stride), np.arange(o, h, self.stride))
         self._uv_sub = np.stack([uu, vv], axis=2).astype(np.float64)
         self._level = np.zeros(self._uv_sub.shape[:2], np.uint16)
+        self._fg = np.zeros(self._uv_sub.shape[:2], bool)
         xy = camera.image_to_table(self._uv_sub.reshape(-1, 2), self.sizes.button_height)
         self._xy_sub = xy.reshape(*uu.shape, 2)
         # mm per full-resolution pixel at each coarse pixel (at a button's height)
@@ -141,6 +157,14 @@ class Detector:
         self._last_image = img
         found = self._detect(img)
         covered = self._covered(found, grow_px=max(6, round(8.0 / self._scale())))
+        # in a goal (posts, crossbar, net: white things the still paints as felt, and so finds
+        # as a 'hand') only the pieces' own pixels are painted over, not a margin or a hand
+        hands = found["hands"]
+        assert isinstance(hands, np.ndarray)
+        tight = self._covered({**found, "hands": np.zeros_like(hands)}, grow_px=2)
+        covered = np.where(self.bg.goals > 0, tight, covered)
+        # and where a piece moved while the frames were taken (a mixture, no table)
+        covered |= np.asarray(cv2.dilate(self.bg.unsteady, np.ones((5, 5), np.uint8)), np.uint8)
         self.bg.set(np.where(covered[:, :, None] > 0, still, median).astype(np.float32))
         self.learned = True
 
@@ -160,14 +184,22 @@ class Detector:
             )
         if not self.learned:
             self.bg.from_still(img)
-        else:
+        elif self._frames % 3 == 0:  # the light drifts slowly: its gain every third frame
             self.bg.measure_gain(img)
         self._last_image = img
         found = self._detect(img)
         if self.learned:
             self._frames += 1
             if self._frames % 4 == 0:  # the light drifts slowly: a band every fourth frame
-                self.bg.update(img, self._covered(found, grow_px=4))
+                # only what looks like the table already: a piece the fits missed (blurred,
+                # half hidden) must not be blended in and leave a ghost
+                covered = self._covered(found, grow_px=4)
+                w, h = self.camera.image_size
+                fg = cv2.dilate(self._fg.astype(np.uint8), np.ones((3, 3), np.uint8))
+                covered |= np.asarray(
+                    cv2.resize(fg, (w, h), interpolation=cv2.INTER_NEAREST), np.uint8
+                )
+                self.bg.update(img, covered)
         return self._detections(found, frame, t)
 
     def check_table(self, image_bgr: U8) -> None:
@@ -186,7 +218,8 @@ class Detector:
         s, o = self.stride, self.stride // 2
         sub = self._sub = np.ascontiguousarray(img[o::s, o::s])
         fg, self._level = foreground(sub, self.bg.sub, self._region, lines=self._lines)
-        n, labels, stats, _ = cv2.connectedComponentsWithStats(fg.astype(np.uint8), connectivity=8)
+        self._fg = fg
+        n, labels, stats = _components(fg)
         px_mm2 = (self._mm_px * s) ** 2
         area = np.bincount(labels.ravel(), weights=px_mm2.ravel(), minlength=n)
         rim_hit = np.bincount(labels[self._rim], minlength=n) > 0
@@ -201,7 +234,7 @@ class Detector:
         pieces_fg = fg & ~hands
         bgf = self._bg_full()
         kept, ball = self.memory.unchanged(sub, hands) if self.learned else ([], None)
-        solids = self._buttons(img, bgf, pieces_fg & ~self._raster(kept, sub.shape[:2]))
+        solids = self._buttons(img, bgf, pieces_fg & ~self._raster(kept, sub.shape[:2]), hands)
         sil = self._raster(kept + solids, sub.shape[:2])
         rest = pieces_fg & ~sil
         keepers, balls = self._leftovers(img, bgf, rest, kept + solids, hands)
@@ -209,7 +242,8 @@ class Detector:
         self._assign_teams(new)
         solids = kept + self._team_sizes(img, bgf, new, hands, kept)
         if ball is None:
-            sil = self._raster(solids, sub.shape[:2])
+            # not grown: a ball a few mm from a button (just hit) keeps its pixels
+            sil = self._raster(solids, sub.shape[:2], grow=0)
             ball = self._ball(img, bgf, pieces_fg & ~sil, solids, hands, balls)
         if self.learned:
             self.memory.remember(sub, [(x, x.hull) for x in solids if len(x.hull)], ball)
@@ -309,8 +343,18 @@ class Detector:
             mask |= np.asarray(cv2.dilate(up, np.ones((7, 7), np.uint8)), np.uint8)
         return mask > 0
 
-    def _buttons(self, img: U8, bgf: NDArray[np.float32], fg: NDArray[np.bool_]) -> list[Solid]:
-        """Seeds where the distance transform is wide enough for a button; cylinder fits."""
+    def _buttons(
+        self,
+        img: U8,
+        bgf: NDArray[np.float32],
+        fg: NDArray[np.bool_],
+        hands: NDArray[np.bool_] | None = None,
+    ) -> list[Solid]:
+        """Seeds where the distance transform is wide enough for a button; cylinder fits.
+
+        In a video (``hands`` given), a seed fitted in vain is remembered with its pixels and
+        not fitted again while they stay the same (a fold of the net, a print the model of the
+        table lacks)."""
         s = self.stride
         dt = cv2.distanceTransform(fg.astype(np.uint8), cv2.DIST_L2, 5)
         peak = (dt >= cv2.dilate(dt, np.ones((5, 5), np.uint8))) & (dt >= 2.0)
@@ -318,19 +362,25 @@ class Detector:
         r_mm = dt[iy, ix] * s * self._mm_px[iy, ix]
         order = np.argsort(-r_mm)
         seeds: list[tuple[FloatArray, float]] = []
+        boxes: list[FloatArray] = []  # each seed's pixels (a square of its radius, px)
         for j in order:
             if r_mm[j] < _SEED_MM:
                 break
             xy = self._xy_sub[iy[j], ix[j]]
             if all(np.hypot(*(xy - q)) > 0.8 * max(r_mm[j], rq) for q, rq in seeds):
+                r_px = float(dt[iy[j], ix[j]]) * s
+                box = self._uv_sub[iy[j], ix[j]] + np.array([[-r_px, -r_px], [r_px, r_px]])
+                if self.learned and self.memory.rejected(self._sub, box, "button"):
+                    continue  # fitted in vain before, and its pixels have not changed
                 seeds.append((xy, float(r_mm[j])))
+                boxes.append(box)
         h = self.sizes.button_height
         solids = []
         sizes = sorted({*self.team_diameter.values(), self.sizes.button_diameter})
         known = list(self.team_diameter.values())
         # in a video whose teams share one size, a button is fitted at that size at once
         common = float(np.median(known)) if self.learned and known and np.ptp(known) < 1.0 else None
-        for xy, r in seeds:
+        for (xy, r), box in zip(seeds, boxes, strict=True):
             if common is not None:
                 x = Solid("button", np.array([*xy, common]), h, sized=True)
                 x = fit_solid(self.camera, img, bgf, x, fit_size=False)
@@ -343,6 +393,8 @@ class Detector:
                 if self._good(x) or d <= d0:
                     continue
                 x = fit_solid(self.camera, img, bgf, Solid("button", np.array([*xy, d]), h))
+            if not self._good(x) and hands is not None:
+                self._reject(box, hands, "button")
             solids.append(x)
         return [self._keeper_or(img, bgf, x) for x in solids if self._good(x)]
 
@@ -362,13 +414,14 @@ class Detector:
             return explained and BUTTON_DIAMETER_MM[0] <= x.p[2] <= BUTTON_DIAMETER_MM[1]
         # a goalkeeper stands on the field: not wholly inside a goal's net
         inside = abs(x.p[0]) <= self.table.half_length + 2.0
-        return x.inliers >= _MIN_INLIERS_KEEPER and inside
+        # a print on the box (a stripe, a number) or a post behind it costs the plain share;
+        # the share with those outliers weighed down still tells a box from a blob
+        explained = x.inliers >= _MIN_INLIERS_KEEPER or (x.inliers >= 0.25 and x.robust >= 0.8)
+        return explained and inside
 
     def _blobs(self, mask: NDArray[np.bool_]) -> list[tuple[FloatArray, float, FloatArray]]:
         """Blobs of a coarse mask: (table points (k, 2), area mm2, full-res pixels (k, 2))."""
-        n, labels, stats, _ = cv2.connectedComponentsWithStats(
-            mask.astype(np.uint8), connectivity=8
-        )
+        n, labels, stats = _components(mask)
         out = []
         px_mm2 = (self._mm_px * self.stride) ** 2
         for k in range(1, n):
@@ -396,7 +449,15 @@ class Detector:
                 c = xy.mean(axis=0)
                 ev, evec = np.linalg.eigh(np.cov((xy - c).T))
                 ang = math.atan2(evec[1, 1], evec[0, 1])
-                if ev[1] > 2.0 * max(ev[0], 1e-9) and not self.memory.rejected(self._sub, uv):
+                # a box is long; or seen from its side near the image's edge a fat blob, on its
+                # goal line where a goalkeeper stands
+                long = ev[1] > 2.0 * max(ev[0], 1e-9)
+                long |= abs(abs(float(c[0])) - self.table.half_length) < 80.0
+                if (
+                    long
+                    and self._keeper_place(c)
+                    and not self.memory.rejected(self._sub, uv, "keeper")
+                ):
                     if excluded is None:
                         excluded = self._excluded(solids, hands)
                     g = self._keeper(img, bgf, c, ang, excluded)
@@ -404,10 +465,20 @@ class Detector:
                         keepers.append(g)
                         continue
                     if self.learned:  # a blob that is no goalkeeper: not tried again unchanged
-                        self.memory.reject(self._sub, uv)
+                        self.memory.reject(self._sub, uv, "keeper")
             if _MIN_BALL * _BALL_MM2 <= area <= 12 * _BALL_MM2:
                 small.append((xy, area, uv))
         return keepers, small
+
+    def _keeper_place(self, xy: FloatArray) -> bool:
+        """Whether a goalkeeper may stand at ``xy``: in a penalty area (30 mm margin), where
+        the game keeps it (a box elsewhere is a button half under a hand, a finger)."""
+        t = self.table
+        depth = t.penalty_area.depth + 30.0
+        return (
+            abs(float(xy[0])) >= t.half_length - depth
+            and abs(float(xy[1])) <= t.penalty_area.width / 2.0 + 30.0
+        )
 
     def _keeper(
         self,
@@ -447,24 +518,28 @@ class Detector:
             if _MIN_BALL * _BALL_MM2 <= b[1] <= 12 * _BALL_MM2
             and not self._in_goal(b[0].mean(axis=0))
         ]
-        if not cands:
-            return None
-        o, st = self.stride // 2, self.stride
+        excluded = self._excluded(solids, hands)
+        if not cands:  # white on white: a ball on a painted spot may leave no blob at all
+            return self._ball_on_spot(img, bgf, excluded)
 
-        # most ball-like first: the strongest difference from the table (a ball is a solid
-        # colour, a line's or a print's leftover a faint one), not a sliver along a line
+        # most ball-like first: the strongest ball-sized difference from the table at full
+        # resolution (a ball is a solid colour; the noise's and a print's leftovers are single
+        # pixels or faint), not a sliver along a line
         def rank(b: tuple[FloatArray, float, FloatArray]) -> float:
-            ij = np.round((b[2] - o) / st).astype(int)
-            strength = float(self._level[ij[:, 1], ij[:, 0]].max())
+            strength = self._ball_strength(img, bgf, b[2], excluded)
             spread = np.sqrt(np.linalg.eigvalsh(np.cov(b[0].T))) if len(b[0]) >= 3 else np.ones(2)
             sliver = spread[0] < 1.0 and len(b[0]) >= 3
-            return -strength * (0.3 if sliver else 1.0) / (1.0 + abs(math.log(b[1] / _BALL_MM2)))
+            size = 1.0 + 0.25 * abs(math.log(b[1] / _BALL_MM2))
+            return -strength * (0.3 if sliver else 1.0) / size
 
         cands.sort(key=rank)
-        excluded = self._excluded(solids, hands)
         z_c = sz.ball_diameter / 2 if sz.ball_height >= 0.8 * sz.ball_diameter else sz.ball_height
-        scored = []
+        scored: list[tuple[float, BallFit]] = []
         for _xy, _area, uv in cands[:8]:
+            if scored and max(q[0] for q in scored) >= _BALL_SURE:
+                break  # the candidates come most ball-like first: the rest are leftovers
+            if self.learned and self.memory.rejected(self._sub, uv, "ball"):
+                continue  # tried in vain and unchanged since
             c = uv.mean(axis=0)
             xy0 = self.camera.image_to_table(c[None], z_c)[0]
             streak = None
@@ -487,7 +562,9 @@ class Detector:
                 fit is None
                 or not np.isfinite(fit.xy_mm).all()
                 or np.hypot(*fit.streak_px) > _MAX_STREAK_PX
+                or not plausible_colour(fit)
             ):
+                self._reject(uv, hands, "ball")
                 continue
             contrast = float(np.linalg.norm(fit.colour_bgr - bgf[int(c[1]), int(c[0])]))
             score = fit.explained * min(1.0, contrast / 60.0)
@@ -495,6 +572,8 @@ class Detector:
                 score *= math.exp(-float(np.linalg.norm(fit.colour_bgr - self.ball_colour)) / 80.0)
             if not self._in_goal(fit.xy_mm):
                 scored.append((score, fit))
+            if score < _BALL_MIN_SCORE:
+                self._reject(uv, hands, "ball")
         best = max(scored, key=lambda q: q[0])[1] if scored else None
         if best is None or max(q[0] for q in scored) < _BALL_MIN_SCORE:
             best = self._ball_on_spot(img, bgf, excluded)
@@ -508,11 +587,46 @@ class Detector:
             )
         return best
 
+    def _ball_strength(
+        self, img: U8, bgf: NDArray[np.float32], uv: FloatArray, excluded: NDArray[np.bool_]
+    ) -> float:
+        """The largest mean difference from the table (summed over the channels) in a window
+        of a ball's core size about a blob's pixels (full resolution), the pieces' and hands'
+        pixels left out: a matched filter."""
+        h, w = img.shape[:2]
+        c = uv.mean(axis=0)
+        o, st = self.stride // 2, self.stride
+        i, j = (
+            int(np.clip(round((v - o) / st), 0, n - 1))
+            for v, n in zip(c[::-1], self._mm_px.shape, strict=True)
+        )
+        mm_px = float(self._mm_px[i, j]) or self._scale()
+        k = max(3, round(0.6 * self.sizes.ball_diameter / max(mm_px, 1e-3)))
+        x0, y0 = (max(0, math.floor(v) - k - st) for v in uv.min(axis=0))
+        x1 = min(w, math.ceil(uv[:, 0].max()) + k + st + 1)
+        y1 = min(h, math.ceil(uv[:, 1].max()) + k + st + 1)
+        if x1 - x0 < k or y1 - y0 < k:
+            return 0.0
+        diff = cv2.absdiff(img[y0:y1, x0:x1].astype(np.float32), bgf[y0:y1, x0:x1])
+        level = cv2.transform(diff, np.ones((1, 3), np.float32))
+        level[excluded[y0:y1, x0:x1]] = 0.0
+        return float(cv2.blur(level, (k, k)).max())
+
+    def _reject(self, uv: FloatArray, hands: NDArray[np.bool_], kind: str) -> None:
+        """Remember a blob (its pixels, px) where the search for ``kind`` failed, unless a
+        hand is beside it (what the hand hid may be the piece's)."""
+        if self.learned:
+            win, _ = self.memory.patch(self._sub, uv)
+            if not hands[win].any():
+                self.memory.reject(self._sub, uv, kind)
+
     def _ball_on_spot(
         self, img: U8, bgf: NDArray[np.float32], excluded: NDArray[np.bool_]
     ) -> BallFit | None:
         field = FieldModel(self.table)
         spots = [(0.0, 0.0), field.penalty_mark("left"), field.penalty_mark("right")]
+        # against a learned table a ball on a spot differs from it as any ball does; a still's
+        # estimate of the painted spot is rougher, so a weaker fit is taken there
         return ball_on_spots(
             img,
             bgf,
@@ -522,6 +636,7 @@ class Detector:
             self.sizes.ball_height,
             excluded,
             self.bg.felt_colour,
+            min_explained=0.15 if self.learned else 0.05,
         )
 
     def _covered(self, found: dict[str, object], grow_px: int) -> U8:

@@ -2,9 +2,10 @@
 
 ``track_video(path, camera, table)`` decodes the video once to learn the empty table from
 frames spread over its first seconds (:meth:`vision.detect.Detector.learn_background`), then
-again frame by frame: detect, track, yield each :class:`vision.tracker.TrackFrame`, and, when
-asked, append its rows to ``tracks.csv`` and its contacts to ``contacts.jsonl``, flushed every
-frame so a reader can follow a live run.
+again frame by frame (decoded a few frames ahead in a thread of its own, :func:`prefetch`, so
+decoding runs on the second core): detect, track, yield each
+:class:`vision.tracker.TrackFrame`, and, when asked, append its rows to ``tracks.csv`` and its
+contacts to ``contacts.jsonl``, flushed every frame so a reader can follow a live run.
 
 ``tracks.csv`` (INTERFACES.md, "Analyse"): ``frame, t, id, team, kind, x, y, vx, vy, moving``,
 one row per piece whose place is known (seen, predicted or frozen under a hand), plus a last
@@ -16,6 +17,8 @@ from __future__ import annotations
 
 import csv
 import json
+import queue
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import TracebackType
@@ -35,6 +38,7 @@ __all__ = [
     "PipelineError",
     "TracksWriter",
     "iter_frames",
+    "prefetch",
     "track_video",
     "video_size",
 ]
@@ -90,6 +94,48 @@ def iter_frames(path: str | Path, every: int = 1, limit: int | None = None) -> I
                     return
         except av.error.FFmpegError as exc:
             raise PipelineError(f"{path}: video ends in an unreadable frame ({exc})") from None
+
+
+def prefetch(frames: Iterator[U8], depth: int = 4) -> Iterator[U8]:
+    """The same frames, decoded ahead in a background thread (the decoder releases the
+    interpreter while it works, so decoding the next frames overlaps the detection of this
+    one on a second core); at most ``depth`` frames wait. An error of the decoder is raised
+    here, in the caller's thread."""
+    q: queue.Queue[tuple[str, Any]] = queue.Queue(maxsize=max(depth, 1))
+    stop = threading.Event()
+
+    def work() -> None:
+        try:
+            for f in frames:
+                while not stop.is_set():
+                    try:
+                        q.put(("frame", f), timeout=0.1)
+                        break
+                    except queue.Full:
+                        continue
+                if stop.is_set():
+                    return
+            q.put(("end", None))
+        except BaseException as exc:  # handed over to the caller's thread
+            q.put(("error", exc))
+
+    thread = threading.Thread(target=work, name="botao-decode", daemon=True)
+    thread.start()
+    try:
+        while True:
+            kind, item = q.get()
+            if kind == "end":
+                return
+            if kind == "error":
+                raise item
+            yield item
+    finally:
+        stop.set()
+        while thread.is_alive():  # let a blocked put see the stop
+            try:
+                q.get_nowait()
+            except queue.Empty:
+                thread.join(0.05)
 
 
 class TracksWriter:
@@ -185,7 +231,7 @@ def track_video(
     tracker = Tracker(config or TrackerConfig(fps=fps))
     writer = TracksWriter(out_dir) if out_dir is not None else None
     try:
-        for k, image in enumerate(iter_frames(path)):
+        for k, image in enumerate(prefetch(iter_frames(path))):
             tf = tracker.update(detector.detect(image, k, k / fps))
             if writer is not None:
                 writer.write(tf)

@@ -8,7 +8,7 @@ outlines, the coverage the model predicts (a soft edge of the pixel's size and t
 compression's blur) with the coverage observed: the colour distance to the empty table, shadows
 excused (a shadow is the felt uniformly darker), over the piece's own level. The side between
 the two outlines is seen at a share solved in closed form, so a white side on a pale felt,
-which looks like a shadow, is no trap. Gauss-Newton with analytic Jacobians (the outlines'
+which looks like a shadow, is no trap. Levenberg-Marquardt with analytic Jacobians (the outlines'
 motion along their normals), Cauchy weights against a neighbour, a line or a hand across the
 outline. The footprint comes out directly: nothing seen at a height is ever brought down by
 hand, the model is placed in 3D.
@@ -269,20 +269,39 @@ def fit_solid(
         return s
     r = np.zeros(0)
     jac = np.zeros((0, free))
+    # Levenberg-Marquardt on the Cauchy cost: a step that makes the cost worse is taken back
+    # and shortened (a blurred or half-hidden piece would otherwise run away or cycle)
+    lam = 1e-3
+    best: tuple[float, FloatArray, FloatArray, FloatArray] | None = None
+    delta: FloatArray = np.zeros(free)
     for it in range(iterations + 1):
         pred = _predict(camera, s, roi)
         if pred is None:
             return s
-        r, jac = roi.alpha - pred[0], -pred[1][:, :free]  # d(residual)/dp = -d(pred)/dp
+        r = np.asarray(roi.alpha - pred[0], np.float64)
+        jac = np.asarray(-pred[1][:, :free], np.float64)  # d(residual)/dp = -d(pred)/dp
+        cost = float(np.log1p((r / 0.25) ** 2).sum())
+        if best is not None and cost > best[0]:
+            s.p[:free] = best[1]
+            r, jac = np.asarray(best[2], np.float64), np.asarray(best[3], np.float64)
+            lam *= 10.0
+        else:
+            best = (cost, s.p[:free].copy(), r, jac)
+            lam = max(lam * 0.3, 1e-6)
         if it == iterations:
             break
         w = np.ones(len(r)) if it < 2 else 1.0 / (1.0 + (r / 0.25) ** 2)
         jw = jac * w[:, None]
-        delta = -np.linalg.solve(jw.T @ jac + 1e-6 * np.eye(free), jw.T @ r)
+        a = jw.T @ jac
+        delta = np.asarray(
+            -np.linalg.solve(a + lam * np.diag(np.diag(a)) + 1e-6 * np.eye(free), jw.T @ r),
+            np.float64,
+        )
         s.p[:free] += np.clip(delta, -lim, lim)
         if it == 1 and np.abs(delta[:2]).max() > 1.0:  # moved far: read the ROI again
             roi = _observed(camera, image, bg, s, excluded) or roi
-        if np.abs(delta[:2]).max() < 0.005 and it >= 2:
+            best = None  # another set of pixels: costs are not comparable
+        if np.abs(delta[:2]).max() < 0.02 and it >= 2:
             iterations = it + 1  # one more pass for the final residuals
     polys = _polygons(camera, s)
     s.hull = polys[2] if polys is not None else np.zeros((0, 2))
@@ -332,7 +351,7 @@ def fit_keeper(
     for dx, dy, da in starts:
         g = Solid("goalkeeper", np.array([c[0] + dx, c[1] + dy, ang + da]), height_mm, size_mm)
         g = fit_solid(camera, image, bg, g, excluded)
-        if accept(g) and (best is None or g.inliers > best.inliers):
+        if accept(g) and (best is None or g.inliers + g.robust > best.inliers + best.robust):
             best = g
             if g.inliers > 0.75:
                 break

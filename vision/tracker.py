@@ -238,6 +238,8 @@ class Tracker:
         used = np.zeros(len(d), dtype=bool)
 
         vis = (self.status == SEEN) | (self.status == PREDICTED)
+        # a piece at rest that coasts unseen stays where it is: no drift on a leftover velocity
+        self.kf.v_mm_s[(self.status == PREDICTED) & ~self.moving] = 0.0
         self.kf.q = np.where(self.moving, cfg.q_moving, cfg.q_resting)
         self.kf.predict(np.full(self.n, dt), vis)
         self._cover(hands, vis)
