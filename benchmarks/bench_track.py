@@ -70,26 +70,20 @@ def hand_polygons(hand: Hand, camera: Camera | None) -> list[FloatArray]:
     Each 3D vertex is pushed along the camera's ray down to the table; without a camera, the
     vertical projection.
     """
-    tip = np.asarray(hand.tip_xy_mm, float)
-    elbow = np.asarray(hand.elbow_xy_mm, float)
-    length = float(np.linalg.norm(elbow - tip))
-    if length < 1e-6:
+    solids = hand.solids()
+    if solids is None:
         return []
-    u = (elbow - tip) / length
-    v = np.array([-u[1], u[0]])
+    palm, start, end, side = solids
     w = hand.width_mm
-    z_palm = hand.height_mm + 12.0
-    palm_c = tip + u * 0.55 * w
-    ang = np.linspace(0.0, 2.0 * np.pi, 24, endpoint=False)
-    palm = palm_c + np.outer(np.cos(ang), u * 0.6 * w) + np.outer(np.sin(ang), v * 0.5 * w)
-    start = palm_c + u * 0.4 * w
     arm = np.array(
-        [start - v * 0.38 * w, elbow - v * 0.32 * w, elbow + v * 0.32 * w, start + v * 0.38 * w]
+        [
+            start - side * 0.38 * w,
+            end - side * 0.32 * w,
+            end + side * 0.32 * w,
+            start + side * 0.38 * w,
+        ]
     )
-    polys = [
-        np.column_stack([palm, np.full(len(palm), z_palm)]),
-        np.column_stack([arm, [z_palm, z_palm + 60.0, z_palm + 60.0, z_palm]]),
-    ]
+    polys = [palm, arm]
     return [_down(p, camera) for p in polys]
 
 

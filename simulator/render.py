@@ -450,28 +450,20 @@ class Renderer:
 
     def _hand_item(self, hand: Hand) -> _Item | None:
         """A palm ellipse and a forearm quad, cut where the forearm leaves the lens's range."""
-        tip = np.asarray(hand.tip_xy_mm, float)
-        elbow = np.asarray(hand.elbow_xy_mm, float)
-        length = float(np.linalg.norm(elbow - tip))
-        if length < 1e-6:
+        solids = hand.solids()
+        if solids is None:
             return None
-        u = (elbow - tip) / length
-        v = np.array([-u[1], u[0]])
+        palm, start, end, vv = solids
         w = hand.width_mm
-        z_palm = hand.height_mm + 12.0
-        palm_c = tip + u * 0.55 * w
-        ang = np.linspace(0.0, 2.0 * np.pi, 24, endpoint=False)
-        palm = palm_c + np.outer(np.cos(ang), u * 0.6 * w) + np.outer(np.sin(ang), v * 0.5 * w)
-        polys = [np.column_stack([palm, np.full(24, z_palm)])]
+        polys = [palm]
         if not safe_points(self.camera, polys[0], self._fold_r).all():
             return None
-        start = palm_c + u * 0.4 * w
         s = np.linspace(0.0, 1.0, 33)
-        axis = np.column_stack([start + np.outer(s, elbow - start), z_palm + 60.0 * s])
+        axis = start + np.outer(s, end - start)
         ok = safe_points(self.camera, axis, self._fold_r)
         last = len(s) - 1 if ok.all() else int(np.argmin(ok)) - 1
         if last >= 1:
-            a, b, vv = axis[0], axis[last], np.array([*v, 0.0])
+            a, b = axis[0], axis[last]
             polys.insert(
                 0,
                 np.array(
@@ -486,7 +478,8 @@ class Renderer:
             shadow3 = np.column_stack([shadow, np.zeros(len(shadow))])
             if safe_points(self.camera, shadow3, self._fold_r).all():
                 it.shadows.append(self.camera(shadow3))
-        px_per_mm = 1.0 / float(self.camera.pixel_size_mm(np.array([[*tip, 0.0]]))[0])
+        tip = np.array([*hand.tip_xy_mm, 0.0])
+        px_per_mm = 1.0 / float(self.camera.pixel_size_mm(tip[None])[0])
         it.sigma_px = max(3.0 * self.style.shadow_blur_mm * px_per_mm, 0.5)
         it.strength = 0.8 * self.style.shadow_strength
         return it

@@ -45,6 +45,35 @@ class Hand:
     width_mm: float = 80.0  # of the palm
     skin_bgr: tuple[int, int, int] = (120, 150, 200)
 
+    def solids(self) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray] | None:
+        """The hand's shape in 3D table mm: ``(palm, forearm_start, forearm_end, side)``.
+
+        ``palm`` (24, 3) is an ellipse 12 mm above ``height_mm``; the forearm runs from
+        ``forearm_start`` (3,) on the palm up 60 mm to ``forearm_end`` (3,) at the elbow, its
+        half width 0.38 of the palm's width at the start and 0.32 at the end, along ``side``
+        (3,). None for a degenerate hand (tip on the elbow). One definition for the renderer
+        and for whatever measures what a hand hides.
+        """
+        tip = np.asarray(self.tip_xy_mm, float)
+        elbow = np.asarray(self.elbow_xy_mm, float)
+        length = float(np.linalg.norm(elbow - tip))
+        if length < 1e-6:
+            return None
+        u = (elbow - tip) / length
+        v = np.array([-u[1], u[0]])
+        w = self.width_mm
+        z_palm = self.height_mm + 12.0
+        palm_c = tip + u * 0.55 * w
+        ang = np.linspace(0.0, 2.0 * np.pi, 24, endpoint=False)
+        palm = palm_c + np.outer(np.cos(ang), u * 0.6 * w) + np.outer(np.sin(ang), v * 0.5 * w)
+        start = palm_c + u * 0.4 * w
+        return (
+            np.column_stack([palm, np.full(24, z_palm)]),
+            np.array([*start, z_palm]),
+            np.array([*elbow, z_palm + 60.0]),
+            np.array([*v, 0.0]),
+        )
+
 
 @dataclass(frozen=True)
 class FrameTruth:

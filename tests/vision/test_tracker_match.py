@@ -26,15 +26,20 @@ TABLE = load_table("brasileira")
 
 def hand_polygons(hand: Hand, cam: Camera) -> list[np.ndarray]:
     """The renderer's palm ellipse and forearm quad, as the table area they hide."""
-    tip, elbow = np.array(hand.tip_xy_mm), np.array(hand.elbow_xy_mm)
-    u = (elbow - tip) / np.linalg.norm(elbow - tip)
-    v = np.array([-u[1], u[0]])
-    w, z = hand.width_mm, hand.height_mm + 12.0
-    c = tip + u * 0.55 * w
-    a = np.linspace(0, 2 * np.pi, 24, endpoint=False)
-    palm = c + np.outer(np.cos(a), u * 0.6 * w) + np.outer(np.sin(a), v * 0.5 * w)
-    s = c + u * 0.4 * w
-    arm = np.array([s - v * 0.38 * w, elbow - v * 0.32 * w, elbow + v * 0.32 * w, s + v * 0.38 * w])
+    solids = hand.solids()
+    assert solids is not None
+    palm3, start, end, side = solids
+    w = hand.width_mm
+    arm3 = np.array(
+        [
+            start - side * 0.38 * w,
+            end - side * 0.32 * w,
+            end + side * 0.32 * w,
+            start + side * 0.38 * w,
+        ]
+    )
+    palm, arm = palm3[:, :2], arm3[:, :2]
+    z = palm3[0, 2]
     out = []
     for xy, zz in ((palm, np.full(24, z)), (arm, np.array([z, z + 60, z + 60, z]))):
         k = cam.centre_mm[2] / (cam.centre_mm[2] - zz)
