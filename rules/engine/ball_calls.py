@@ -219,7 +219,7 @@ class BallCalls(EngineBase):
         checks = [c for c in self.profile.rest_checks if c in self.rules.checks]
         if not checks:
             return
-        scene = Scene(self.table.name, dict(self.teams), cur.pieces)
+        scene = Scene(self.table.name, dict(self.teams), cur.known_pieces)
         jogada_over = self.turns.to_play != lance.team
         for name in checks:
             held = [v for v in CHECKS[name](scene, self.ctx) if v.holds]
@@ -232,6 +232,10 @@ class BallCalls(EngineBase):
             count = was[1] + 1 if was is not None and was[0] == team else 1
             self._shut[name] = (team, count)
             if count == 1:
+                # Where the gabarito was stopped (the report draws its circle there).
+                gabarito: dict[str, Any] = (
+                    {"gabarito": xy(v.extra["contact"])} if "contact" in v.extra else {}
+                )
                 sink.emit(
                     name,
                     team,
@@ -241,6 +245,7 @@ class BallCalls(EngineBase):
                     ball=xy(cur.ball_xy_mm),
                     pieces=v.extra.get("pieces", []),
                     jogada_over=jogada_over,
+                    **gabarito,
                 )
             limit = self.profile.shut_in_lances.get(name, 0)
             if limit and count >= limit and self.in_play:

@@ -139,6 +139,8 @@ class EngineBase:
         self._shut: dict[str, tuple[str, int]] = {}  # check -> (team, rests it has held)
         self._fps = 30.0
         self._offside_line: tuple[float, float] | None = None  # (line u, sign) 001 Art. XXXII
+        #: (attacking team, x mm) of the offside line at the last flick, for displays.
+        self.offside_line: tuple[str, float] | None = None
 
     @property
     def clock_s(self) -> float:

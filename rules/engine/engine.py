@@ -256,7 +256,7 @@ class RuleEngine(BallCalls):
             "team": restart.team or team,
             "spot": xy(prev.ball_xy_mm),
         }
-        scene = Scene(self.table.name, dict(self.teams), prev.pieces, context)
+        scene = Scene(self.table.name, dict(self.teams), prev.known_pieces, context)
         for v in CHECKS["min_distance"](scene, self.ctx):
             # "removal": within reach the kicker *may* remove a piece; it is no violation.
             if v.holds is False and v.extra.get("constraint") != "removal":
@@ -278,9 +278,13 @@ class RuleEngine(BallCalls):
     ) -> None:
         mode = self.profile.offside
         self._offside_line = None
+        self.offside_line = None
         if mode is None or "offside_position" not in self.rules.checks:
             return
-        lance.offside, line_x = offside_positions(prev.pieces, self.teams, lance.team, self.ctx)
+        lance.offside, line_x = offside_positions(
+            prev.known_pieces, self.teams, lance.team, self.ctx
+        )
+        self.offside_line = None if line_x is None else (lance.team, line_x)
         exc = self.options.offside_exceptions
         if mode == "goalkeeper_only":
             # 001 Art. XXXII § 1 b: the ball leaves the defence half and passes the last defender.
@@ -478,6 +482,8 @@ class RuleEngine(BallCalls):
         d = self._decision("offside", sink)
         holds = d.holds if d is not None else True
         extra: dict[str, Any] = {"decision": d.note} if d is not None else {}
+        if self.offside_line is not None and self.offside_line[0] == lance.team:
+            extra["line_x_mm"] = self.offside_line[1]
         sink.emit(
             "offside",
             lance.team,

@@ -160,6 +160,14 @@ class FrameState:
             )
 
     @property
+    def known_pieces(self) -> Pieces:
+        """The pieces whose position is known this frame, and the ball (for scene checks: a
+        tracker's lost or never-seen slot must not block a ball from where it was last)."""
+        if bool(self.present.all()):
+            return self.pieces
+        return self.pieces.select(self.present | (self.pieces.kind == "ball"))
+
+    @property
     def ball_index(self) -> int:
         return int(np.flatnonzero(self.pieces.kind == "ball")[0])
 

@@ -12,11 +12,11 @@ Keys (INTERFACES.md fields): ``goal`` team; ``ball_out`` team and ``evidence.res
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from geometry.tablespec import load_table
+from monitor.compare import KEYS, Score, score
 from rules.engine import EngineOptions, RuleEngine
 from rules.rulesets import get_ruleset
 from simulator.match import Match
@@ -25,61 +25,6 @@ from tests.rules.engine.adapters import TrackedTruth, state_from_truth
 __all__ = ["AS_TRUTH", "KEYS", "MODES", "MatchRun", "Score", "run_match", "score"]
 
 Event = dict[str, Any]
-
-KEYS: dict[str, Callable[[Event], tuple[Any, ...]]] = {
-    "goal": lambda e: (e["team"],),
-    "ball_out": lambda e: (e["team"], e["evidence"].get("restart")),
-    "foul": lambda e: (e["team"],),
-    "touch": lambda e: (e["piece"],),
-    "offside": lambda e: (e["team"], e["piece"]),
-}
-
-
-@dataclass
-class Score:
-    """Matches of one event type: counts, frame offsets and the unmatched events."""
-
-    kind: str
-    truth: int = 0
-    engine: int = 0
-    matched: int = 0
-    offsets: list[int] = field(default_factory=list)
-    missed: list[Event] = field(default_factory=list)
-    extra: list[Event] = field(default_factory=list)
-
-    @property
-    def precision(self) -> float:
-        return self.matched / self.engine if self.engine else 1.0
-
-    @property
-    def recall(self) -> float:
-        return self.matched / self.truth if self.truth else 1.0
-
-
-def score(truth: list[Event], engine: list[Event], kind: str, tol: int = 2) -> Score:
-    """One-to-one matching of ``kind`` events, nearest frames first, within ``tol`` frames."""
-    key = KEYS[kind]
-    t_ev = [e for e in truth if e["type"] == kind and e["holds"]]
-    e_ev = [e for e in engine if e["type"] == kind and e["holds"]]
-    s = Score(kind, len(t_ev), len(e_ev))
-    pairs = sorted(
-        (abs(a["frame"] - b["frame"]), i, j)
-        for i, a in enumerate(t_ev)
-        for j, b in enumerate(e_ev)
-        if abs(a["frame"] - b["frame"]) <= tol and key(a) == key(b)
-    )
-    used_t: set[int] = set()
-    used_e: set[int] = set()
-    for _, i, j in pairs:
-        if i in used_t or j in used_e:
-            continue
-        used_t.add(i)
-        used_e.add(j)
-        s.offsets.append(e_ev[j]["frame"] - t_ev[i]["frame"])
-    s.matched = len(used_t)
-    s.missed = [e for i, e in enumerate(t_ev) if i not in used_t]
-    s.extra = [e for j, e in enumerate(e_ev) if j not in used_e]
-    return s
 
 
 @dataclass
