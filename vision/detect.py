@@ -527,7 +527,11 @@ class Detector:
         # pixels or faint), not a sliver along a line
         def rank(b: tuple[FloatArray, float, FloatArray]) -> float:
             strength = self._ball_strength(img, bgf, b[2], excluded)
-            spread = np.sqrt(np.linalg.eigvalsh(np.cov(b[0].T))) if len(b[0]) >= 3 else np.ones(2)
+            spread = (
+                np.sqrt(np.maximum(np.linalg.eigvalsh(np.cov(b[0].T)), 0.0))
+                if len(b[0]) >= 3
+                else np.ones(2)
+            )
             sliver = spread[0] < 1.0 and len(b[0]) >= 3
             size = 1.0 + 0.25 * abs(math.log(b[1] / _BALL_MM2))
             return -strength * (0.3 if sliver else 1.0) / size

@@ -84,6 +84,8 @@ class TrackFrame:
     moving: BoolArray
     status: NDArray[np.str_]
     contacts: tuple[TrackContact, ...] = ()
+    size_mm: FloatArray | None = None  # (N, 2) the sizes the tracker holds (None: unknown)
+    angle_rad: FloatArray | None = None  # (N,) goalkeepers' angles
 
     def present(self) -> BoolArray:
         """Tracks with a position worth reporting (everything but ``absent``)."""

@@ -615,4 +615,6 @@ class Tracker:
             self.moving.copy(),
             self._status_names[self.status],
             tuple(found),
+            self.size_mm.copy(),
+            self.angle_rad.copy(),
         )
