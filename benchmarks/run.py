@@ -20,7 +20,7 @@ SECTIONS = [
     "benchmarks.bench_drift",
 ]
 SECTIONS += ["benchmarks.bench_detect", "benchmarks.bench_track"]
-SECTIONS += ["benchmarks.bench_engine"]
+SECTIONS += ["benchmarks.bench_engine", "benchmarks.bench_analyze"]
 
 
 def _blocks(text: str) -> dict[str, list[str]]:

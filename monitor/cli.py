@@ -11,7 +11,15 @@ import os
 import sys
 from collections.abc import Sequence
 
-from monitor import cmd_calibrate, cmd_check, cmd_detect, cmd_simulate, cmd_tables, cmd_track
+from monitor import (
+    cmd_analyze,
+    cmd_calibrate,
+    cmd_check,
+    cmd_detect,
+    cmd_simulate,
+    cmd_tables,
+    cmd_track,
+)
 from monitor.errors import BAD_INPUT
 
 __all__ = ["build_parser", "main"]
@@ -29,6 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
     cmd_calibrate.add_parsers(sub)
     cmd_detect.add_parsers(sub)
     cmd_track.add_parsers(sub)
+    cmd_analyze.add_parsers(sub)
     return parser
 
 

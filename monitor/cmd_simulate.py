@@ -191,6 +191,7 @@ def run_simulate(args: argparse.Namespace) -> int:
 
 
 def run_demo(args: argparse.Namespace) -> int:
+    from monitor.analyze import analyze
     from monitor.demo import report_demo
 
     _check_args(args)
@@ -210,5 +211,15 @@ def run_demo(args: argparse.Namespace) -> int:
         camera_spec=args.camera,
         seed=args.seed,
     )
-    print(report_demo(out, summary, states))
+    bar = Progress(summary["frames"], "analysing the video")
+    try:
+        analysis = analyze(
+            out / "video.mp4",
+            out / "analysis",
+            args.rules,
+            progress=lambda n, _: bar.update(n),
+        )
+    finally:
+        bar.close()
+    print(report_demo(out, summary, analysis, states))
     return 0

@@ -47,12 +47,14 @@ class VideoWriter:
             raise ValueError(f"VideoWriter: size must be even for yuv420p, got {w}x{h}")
         self.path = Path(path)
         self.size = (w, h)
-        self._container: Any = av.open(str(self.path), mode="w")
+        # The index up front (faststart): a browser streams it, and a file cut short still
+        # opens and plays up to the cut.
+        self._container: Any = av.open(str(self.path), mode="w", options={"movflags": "+faststart"})
         rate = Fraction(fps).limit_denominator(1001)
         stream: Any = self._container.add_stream("libx264", rate=rate)
         stream.width, stream.height = w, h
         stream.pix_fmt = "yuv420p"
-        stream.options = {"crf": str(crf), "preset": preset, "movflags": "+faststart"}
+        stream.options = {"crf": str(crf), "preset": preset}
         self._stream = stream
         self.frames = 0
 

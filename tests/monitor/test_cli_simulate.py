@@ -72,12 +72,13 @@ def test_random_match_is_reproducible(tmp_path: Path) -> None:
 
 
 def test_demo_runs_end_to_end(tmp_path: Path, capsys) -> None:
-    assert (
-        main(["demo", "--seconds", "4", "--out", str(tmp_path / "d"), "--resolution", "320x180"])
-        == 0
-    )
-    out = capsys.readouterr().out
-    assert "Simulated 121 frames" in out and "Rule checks (brasileira)" in out
+    out = tmp_path / "d"
+    assert main(["demo", "--seconds", "4", "--out", str(out), "--resolution", "960x540"]) == 0
+    text = capsys.readouterr().out
+    assert "Simulated 121 frames" in text and "Monitor vs the simulator's truth" in text
+    # The monitor judged the video alone: it calibrated itself and wrote every output.
+    for name in ("camera.json", "events.jsonl", "tracks.csv", "annotated.mp4", "report.html"):
+        assert (out / "analysis" / name).stat().st_size > 0, name
 
 
 @pytest.mark.parametrize(

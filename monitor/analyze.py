@@ -1,0 +1,348 @@
+"""A replay analysed end to end: frames -> camera -> detections -> tracks -> rule engine -> files.
+
+:func:`analyze` reads a video once, frame by frame (:class:`monitor.source.VideoFileSource`,
+decoded ahead on a second thread): the detector (:class:`vision.detect.Detector`) and the
+tracker (:class:`vision.tracker.Tracker`) give every piece in table millimetres, the adapter
+(:func:`monitor.adapt.state_from_tracks`) hands them to the rule set's engine
+(:class:`rules.engine.RuleEngine`), and the camera keeper (:class:`calibration.keeper.CameraKeeper`)
+watches the markings for a bumped table or camera. Into ``out``:
+
+- ``events.jsonl``: ``event/1``, one line per event, written and flushed as it is decided (the
+  engine holds two frames back, so an event is out within two frames of its decisive frame);
+  ``calibration_lost`` / ``calibration_restored`` from the keeper go in the same stream;
+- ``tracks.csv`` and ``contacts.jsonl`` (INTERFACES.md), flushed every frame;
+- ``annotated.mp4`` (H.264, browser-playable; at most 960 pixels wide by default) with the
+  overlay of :mod:`monitor.overlay`, encoded on its own thread;
+- ``report.html`` (:mod:`monitor.report`) and ``summary.json`` at the end.
+
+A damaged file (corrupt packets, frames announced but missing, an unreadable tail) is read as
+far as it goes: everything seen is kept and judged, and the summary's ``damage`` says what was
+lost (exit status 3 from the command line).
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import IO, Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from calibration.camera import Camera, CameraError, load_camera
+from calibration.keeper import CameraKeeper
+from geometry.tablespec import TableSpec, load_table
+from monitor.adapt import state_from_tracks
+from monitor.errors import UsageError
+from monitor.overlay import Hud, Mark, Overlay
+from monitor.report import HEADLINE, ReportBuilder
+from monitor.source import SourceError, VideoFileSource
+from rules.checks import CheckContext
+from rules.engine import (
+    AnnotationError,
+    Annotations,
+    EngineOptions,
+    Event,
+    RuleEngine,
+    load_annotations,
+)
+from rules.rulesets import get_ruleset
+from simulator.video import VideoWriter
+from vision.pipeline import TracksWriter, prefetch
+from vision.track_types import TrackerConfig, TrackFrame
+from vision.tracker import Tracker
+
+__all__ = ["AnalyzeSummary", "analyze"]
+
+U8 = NDArray[np.uint8]
+#: A tracker's input: contacts up to two frames late, positions with about half a millimetre
+#: of noise, the ball called stopped a little early (see rules.engine.EngineOptions).
+TRACKED_OPTIONS = EngineOptions(lag_frames=2, noise_mm=0.5, settle_frames=3)
+_MSG_BGR = {"goal": (80, 255, 80), "foul": (80, 80, 255), "offside": (0, 215, 255)}
+
+
+@dataclass
+class AnalyzeSummary:
+    """What :func:`analyze` did (also written as ``summary.json``)."""
+
+    video: str
+    rules: str
+    frames: int = 0
+    fps: float = 30.0
+    wall_s: float = 0.0
+    score: dict[str, int] = field(default_factory=dict)
+    counts: dict[str, int] = field(default_factory=dict)
+    damage: str | None = None
+    camera: str = ""
+    outputs: dict[str, str] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format": "analysis/1",
+            "video": self.video,
+            "rules": self.rules,
+            "frames": self.frames,
+            "fps": self.fps,
+            "seconds_of_video": round(self.frames / self.fps, 3) if self.fps else 0.0,
+            "wall_s": round(self.wall_s, 3),
+            "score": self.score,
+            "counts": self.counts,
+            "damage": self.damage,
+            "camera": self.camera,
+            "outputs": self.outputs,
+        }
+
+
+class _VideoOut:
+    """:class:`VideoWriter` fed from a bounded queue on its own thread (libx264 works without
+    the interpreter lock, so encoding overlaps the detection of the next frames)."""
+
+    def __init__(self, path: Path, fps: float, size_wh: tuple[int, int]) -> None:
+        self.writer = VideoWriter(path, fps, size_wh, preset="ultrafast", crf=23)
+        self.q: queue.Queue[U8 | None] = queue.Queue(maxsize=8)
+        self.error: BaseException | None = None
+        self.thread = threading.Thread(target=self._run, name="botao-encode", daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        try:
+            while (img := self.q.get()) is not None:
+                self.writer.write(img)
+        except BaseException as exc:  # reported by close(), in the caller's thread
+            self.error = exc
+            while self.q.get() is not None:  # drain so the producer never blocks
+                pass
+        finally:
+            self.writer.close()
+
+    def write(self, img: U8) -> None:
+        if self.error is None:
+            self.q.put(img)
+
+    def close(self) -> None:
+        self.q.put(None)
+        self.thread.join()
+        if self.error is not None:
+            raise self.error
+
+
+def _camera(
+    source: VideoFileSource, spec: str | Path | None, table: TableSpec, out: Path
+) -> tuple[Camera, str]:
+    if spec is not None:
+        try:
+            cam = load_camera(spec)
+        except (CameraError, OSError) as exc:
+            raise UsageError(f"--camera {spec}: {exc}") from None
+        where = str(spec)
+    else:
+        from calibration.auto import calibrate_frames
+
+        result = calibrate_frames((img for _, img in source.frames(limit=27)), table)
+        if not result.ok or result.camera is None:
+            raise UsageError(
+                f"{source.path}: cannot calibrate the camera from its first frames "
+                f"({result.reason}); pass --camera camera.json"
+            )
+        cam = result.camera
+        cam.save(out / "camera.json")
+        where = "calibrated from the video's first frames (camera.json)"
+    if tuple(cam.image_size) != source.size_wh:
+        w, h = cam.image_size
+        raise UsageError(
+            f"{source.path}: the video is {source.size_wh[0]}x{source.size_wh[1]}, "
+            f"the camera ({where}) is for {w}x{h} images"
+        )
+    return cam, where
+
+
+def _learn(
+    detector: Any, source: VideoFileSource, fps: float, frames: int = 15, span_s: float = 10.0
+) -> None:
+    span = max(int(span_s * fps), 1)
+    if source.announced:
+        span = min(span, source.announced)
+    every = max(span // frames, 1)
+    detector.learn_background(img for _, img in source.frames(every, frames))
+
+
+def _message(e: Event) -> str:
+    margin = "" if e.get("margin_mm") is None else f" {e['margin_mm']:+.1f} mm"
+    who = " ".join(str(x) for x in (e.get("team"), e.get("piece")) if x)
+    extra = (e.get("evidence") or {}).get("restart") or ""
+    not_given = "" if e.get("holds", True) else " (not given)"
+    return f"{e['t']:6.1f}s {e['type'].upper()} {who} {extra}{margin}{not_given}".replace("  ", " ")
+
+
+def analyze(
+    video: str | Path,
+    out: str | Path,
+    rules_name: str = "brasileira",
+    camera_spec: str | Path | None = None,
+    table_name: str | None = None,
+    annotations_path: str | Path | None = None,
+    *,
+    video_scale: float | None = None,
+    write_video: bool = True,
+    kick_off: bool = True,
+    progress: Callable[[int, int], None] | None = None,
+    on_event: Callable[[Event], None] | None = None,
+) -> AnalyzeSummary:
+    """Analyse ``video`` into ``out`` (see the module docstring); returns the summary.
+
+    Bad input (no such file, no video, a camera for another size, bad annotations, a video the
+    camera cannot be calibrated from) raises :class:`UsageError`. ``progress(done, total)`` is
+    called per frame; ``on_event`` with every event as it is written.
+    """
+    from vision.detect import Detector, DetectorError
+
+    t_start = time.perf_counter()
+    rules = get_ruleset(rules_name)
+    table = load_table(table_name or rules.table or "brasileira")
+    annotations: Annotations | None = None
+    if annotations_path is not None:
+        try:
+            annotations = load_annotations(annotations_path)
+        except (AnnotationError, OSError) as exc:
+            raise UsageError(f"--annotations {annotations_path}: {exc}") from None
+    try:
+        source = VideoFileSource(video)
+    except SourceError as exc:
+        raise UsageError(str(exc)) from None
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    camera, where = _camera(source, camera_spec, table, out)
+    fps = source.fps
+    summary = AnalyzeSummary(str(video), rules.name, fps=fps, camera=where)
+
+    config = TrackerConfig(fps=fps)
+    teams = dict(config.teams)
+    options = replace(TRACKED_OPTIONS, kick_off=kick_off)
+    engine = RuleEngine(table, rules.name, teams, annotations, options)
+    try:
+        detector = Detector(camera, table, rules.name)
+        _learn(detector, source, fps)
+    except DetectorError as exc:
+        raise UsageError(f"{video}: {exc}") from None
+    tracker = Tracker(config)
+    keeper = CameraKeeper(camera, table)
+    ball_d = float(rules.pieces.ball_diameter) if rules.pieces is not None else None
+    ctx = CheckContext.build(table, rules)
+    report = ReportBuilder(ctx, teams, f"botão: {Path(video).name} ({rules.name})", fps)
+    # The annotated video is at most 960 pixels wide unless asked (a quarter of 1080p's pixels
+    # to draw and encode; the measurements are in the files, not in the picture).
+    scale = video_scale if video_scale is not None else min(1.0, 960.0 / camera.image_size[0])
+    overlay = Overlay(camera, table, scale, tuple(sorted(teams))) if write_video else None
+    hud = Hud(title=rules.name)
+
+    events_file: IO[str] = open(out / "events.jsonl", "w", encoding="utf-8")
+    tracks = TracksWriter(out)
+    video_out = _VideoOut(out / "annotated.mp4", fps, overlay.size_wh) if overlay else None
+    recent: deque[tuple[int, U8, Any]] = deque(maxlen=4)  # (frame, image, state) for evidence
+    counts: dict[str, int] = {}
+    total = source.announced
+
+    def emit(evs: list[Event], image: U8, state: Any) -> None:
+        for e in evs:
+            events_file.write(json.dumps(e, ensure_ascii=False) + "\n")
+            events_file.flush()
+            counts[e["type"]] = counts.get(e["type"], 0) + 1
+            at = next(((img, st) for f, img, st in recent if f == e["frame"]), (image, state))
+            report.add_event(e, at[0], at[1])
+            if on_event is not None:
+                on_event(e)
+            if e["type"] in HEADLINE:
+                hud.messages.append((_message(e), _MSG_BGR.get(e["type"], (255, 255, 255))))
+                _marks(e, at[1], hud, e["t"] + 3.0)
+
+    n = 0
+    try:
+        for image in prefetch(img for _, img in source.frames()):
+            k, t = n, n / fps
+            det = detector.detect(image, k, t)
+            tf: TrackFrame = tracker.update(det)
+            tracks.write(tf)
+            state = state_from_tracks(tf, ball_d)
+            recent.append((k, image, state))
+            cal = keeper.update(image if keeper.due else None, t, k)
+            if keeper.camera is not camera:  # recalibrated: see through the new model
+                camera = keeper.camera
+                detector = Detector(camera, table, rules.name)
+                detector.learn_background([img for _, img, _ in recent])
+                if overlay is not None:
+                    overlay.set_camera(camera)
+            emit(cal + engine.update(state), image, state)
+            bi = state.ball_index
+            if state.present[bi]:
+                report.add_ball(t, state.ball_xy_mm, float(np.hypot(*state.v_mm_s[bi])))
+            if overlay is not None and video_out is not None:
+                hud.score, hud.clock_s = dict(engine.score), engine.clock_s
+                hud.offside_line, hud.camera_ok = engine.offside_line, keeper.state != "lost"
+                video_out.write(overlay.draw(image, tf, hud))
+            n += 1
+            if progress is not None:
+                progress(n, total)
+    except DetectorError as exc:
+        source.damage.stopped = f"stopped at frame {n}: {exc}"
+    finally:
+        if recent:
+            emit(engine.finish(), recent[-1][1], recent[-1][2])
+        events_file.close()
+        tracks.close()
+        if video_out is not None:
+            video_out.close()
+    summary.frames = n
+    summary.score = dict(engine.score)
+    summary.counts = counts
+    summary.damage = None if source.damage.ok else source.damage.describe(video)
+    if n == 0 and summary.damage is None:
+        summary.damage = f"{video}: no frame could be decoded"
+    summary.outputs = {
+        "events": str(out / "events.jsonl"),
+        "tracks": str(out / "tracks.csv"),
+        "report": str(out / "report.html"),
+    }
+    if video_out is not None:
+        summary.outputs["video"] = str(out / "annotated.mp4")
+    summary.wall_s = time.perf_counter() - t_start
+    report.write(out / "report.html", summary.to_dict())
+    (out / "summary.json").write_text(json.dumps(summary.to_dict(), indent=1) + "\n", "utf-8")
+    return summary
+
+
+def _marks(e: Event, state: Any, hud: Hud, until_s: float) -> None:
+    """Evidence the overlay keeps on screen for a few seconds after an event."""
+    ev = e.get("evidence") or {}
+    if "gabarito" in ev:
+        g = ev["gabarito"]
+        hud.marks.append(
+            Mark((g[0], g[1]), until_s, radius_mm=30.0, label=e["type"], bgr=(226, 43, 138))
+        )
+    elif e["type"] == "distance_violation" and state is not None and ev.get("other"):
+        p = state.pieces
+        ids = p.ids.tolist()
+        piece, other = e.get("piece"), ev["other"]
+        if piece in ids and other in ids:
+            a, b = p.xy_mm[ids.index(piece)], p.xy_mm[ids.index(other)]
+            gap = (e.get("margin_mm") or 0.0) + float(ev.get("limit_mm") or 0.0)
+            hud.marks.append(
+                Mark(
+                    (float(a[0]), float(a[1])),
+                    until_s,
+                    to_mm=(float(b[0]), float(b[1])),
+                    label=f"{gap:.0f} mm",
+                    bgr=(0, 0, 255),
+                )
+            )
+    elif "ball" in ev and e["type"] in ("goal", "ball_out", "offside", "foul"):
+        b = ev["ball"]
+        hud.marks.append(
+            Mark((b[0], b[1]), until_s, radius_mm=12.0, label=e["type"], bgr=(80, 255, 80))
+        )
+    hud.marks[:] = [m for m in hud.marks if m.until_s >= e["t"]]
