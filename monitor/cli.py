@@ -16,6 +16,7 @@ from monitor import (
     cmd_calibrate,
     cmd_check,
     cmd_detect,
+    cmd_goalline,
     cmd_simulate,
     cmd_tables,
     cmd_track,
@@ -38,6 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
     cmd_detect.add_parsers(sub)
     cmd_track.add_parsers(sub)
     cmd_analyze.add_parsers(sub)
+    cmd_goalline.add_parsers(sub)
     return parser
 
 

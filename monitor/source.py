@@ -92,14 +92,21 @@ class VideoFileSource:
             raise SourceError(f"{self.path}: the video stream has no frame size")
         self.damage = Damage()
 
-    def frames(self, every: int = 1, limit: int | None = None) -> Iterator[tuple[int, U8]]:
+    def frames(
+        self, every: int = 1, limit: int | None = None, start: int = 0
+    ) -> Iterator[tuple[int, U8]]:
         """``(index, image)`` for every ``every``-th decoded frame, at most ``limit`` of them.
 
-        The index counts decoded frames (a skipped corrupt packet is not a frame). Damage is
-        recorded in :attr:`damage` (reset on each call), never raised.
+        The index counts decoded frames (a skipped corrupt packet is not a frame). ``start``
+        seeks to the key frame before that index and decodes from there (indices then come
+        from the frames' timestamps). Damage is recorded in :attr:`damage` (reset on each
+        call), never raised.
         """
         self.damage = Damage()
         k = n = 0
+        if start > 0:
+            yield from self._from(start, every, limit)
+            return
         bad_run = 0
         try:
             container = av.open(str(self.path))
@@ -133,3 +140,31 @@ class VideoFileSource:
                 return
         if limit is None and self.announced and k < self.announced:
             self.damage.missing = max(self.announced - k - self.damage.corrupt, 0)
+
+    def _from(self, start: int, every: int, limit: int | None) -> Iterator[tuple[int, U8]]:
+        n = 0
+        try:
+            with av.open(str(self.path)) as container:
+                stream = container.streams.video[0]
+                tb = float(stream.time_base) if stream.time_base else 1.0 / self.fps
+                target = int((start / self.fps) / tb) + int(stream.start_time or 0)
+                container.seek(target, stream=stream, backward=True, any_frame=False)
+                for packet in container.demux(stream):
+                    try:
+                        decoded = packet.decode()
+                    except av.error.FFmpegError:
+                        self.damage.corrupt += 1
+                        continue
+                    for frame in decoded:
+                        if frame.pts is None:
+                            continue
+                        t = (frame.pts - int(stream.start_time or 0)) * tb
+                        k = round(t * self.fps)
+                        if k < start or (k - start) % every:
+                            continue
+                        yield k, np.asarray(frame.to_ndarray(format="bgr24"), np.uint8)
+                        n += 1
+                        if limit is not None and n >= limit:
+                            return
+        except av.error.FFmpegError as exc:
+            self.damage.stopped = f"cannot read on from frame {start} ({exc})"

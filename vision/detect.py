@@ -121,6 +121,7 @@ class Detector:
         self.team_diameter: dict[str, float] = dict(button_diameter_mm or {})
         self._configured_diameter = set(self.team_diameter)
         self._last_image: U8 | None = None
+        self._last_found: tuple[list[Solid], NDArray[np.bool_]] | None = None
         self._fitting: list[Solid] = []
         self.memory = FrameMemory(self.stride)
         self._sub = np.zeros((1, 1, 3), np.uint8)
@@ -247,7 +248,30 @@ class Detector:
             ball = self._ball(img, bgf, pieces_fg & ~sil, solids, hands, balls)
         if self.learned:
             self.memory.remember(sub, [(x, x.hull) for x in solids if len(x.hull)], ball)
+        self._last_found = (solids, hands)
         return {"solids": solids, "ball": ball, "hands": hands}
+
+    def refit_ball(
+        self, xy0_mm: FloatArray, streak0_px: FloatArray | None = None
+    ) -> BallFit | None:
+        """A fresh fit of the ball near ``xy0_mm`` on the last image :meth:`detect` saw, the
+        pieces and hands it found left out. In a video, :meth:`detect` keeps the ball's last
+        fit while its pixels at the coarse stride do not change, which a ball creeping a
+        fraction of a pixel does not: a call that turns on tenths of a millimetre refits."""
+        if self._last_image is None or self._last_found is None:
+            return None
+        solids, hands = self._last_found
+        sz = self.sizes
+        return fit_ball(
+            self._last_image,
+            self._bg_full(),
+            self.camera,
+            np.asarray(xy0_mm, float),
+            sz.ball_diameter,
+            sz.ball_height,
+            excluded=self._excluded(solids, hands),
+            streak0_px=streak0_px,
+        )
 
     def _in_goal(self, xy: FloatArray) -> bool:
         """Whether a still should not report a piece here: inside a goal's net, which a still's

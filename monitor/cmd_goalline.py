@@ -1,0 +1,196 @@
+"""``botao goal-line VIDEO --at T | --event N [--camera camera.json] --out call.png [--json]``.
+
+Settles a disputed line call from a recorded video: the ball is fitted on every frame of the
+two seconds around the moment (:class:`vision.detect.Detector`, sub-pixel silhouette fits with
+their sigma, the empty table learned from the video's first seconds), the call is made by
+:func:`monitor.goalline.call_line` (at rest: the resting frames; in motion: along the fitted
+path between frames), and the graphic shows the camera's pixels magnified with the fitted ball
+outline and the line's projected edges beside a top-down view with the margin in millimetres.
+
+``--event N`` takes the moment of the N-th event (1-based) of ``--events`` (default: the
+``events.jsonl`` beside the video); ``--line`` names the line (default: the one the ball comes
+nearest to crossing). Exit status 0 with a decision (TOO_CLOSE included); 2 for bad input or
+when no ball is found near the moment.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from calibration.camera import Camera, CameraError, load_camera
+from geometry.field import FieldModel
+from geometry.tablespec import TableSpec, load_table
+from monitor.errors import UsageError
+from monitor.goalline import LINES, BallTrack, Call, CallError, call_line
+from monitor.source import SourceError, VideoFileSource
+from rules.rulesets import get_ruleset
+
+__all__ = ["add_parsers", "ball_track", "measure", "run_goal_line"]
+
+WINDOW_S = 1.0  # seconds each side of the moment
+LEARN_FRAMES = 15
+U8 = NDArray[np.uint8]
+FloatArray = NDArray[np.float64]
+MODEL_SIGMA_MM = 0.05  # the ball model's own error, as vision.detect adds it
+
+
+def add_parsers(sub: Any) -> None:
+    p = sub.add_parser("goal-line", help="the line call at a moment: GOAL / NO_GOAL / TOO_CLOSE")
+    p.add_argument("video", metavar="VIDEO")
+    when = p.add_mutually_exclusive_group(required=True)
+    when.add_argument("--at", type=float, help="the moment, seconds into the video")
+    when.add_argument("--event", type=int, help="the N-th event (1-based) of --events")
+    p.add_argument("--events", help="events.jsonl (default: the one beside the video)")
+    p.add_argument("--camera", help="camera.json (default: calibrate on the first frames)")
+    p.add_argument("--rules", default="brasileira", help="rule set (ball size, table)")
+    p.add_argument("--table", help="table preset or .toml (default: the rule set's table)")
+    p.add_argument("--line", choices=LINES, help="the line to judge (default: the nearest)")
+    p.add_argument("--out", help="the graphic (PNG)")
+    p.add_argument("--json", action="store_true", help="print call/1 JSON")
+    p.set_defaults(func=run_goal_line)
+
+
+def _moment(args: argparse.Namespace, fps: float) -> float:
+    if args.at is not None:
+        if args.at < 0:
+            raise UsageError(f"--at: expected seconds >= 0, got {args.at}")
+        return float(args.at)
+    path = Path(args.events) if args.events else Path(args.video).with_name("events.jsonl")
+    try:
+        lines = [ln for ln in path.read_text("utf-8").splitlines() if ln.strip()]
+    except OSError as exc:
+        raise UsageError(f"--events {path}: {exc.strerror or exc}") from None
+    if not 1 <= args.event <= len(lines):
+        raise UsageError(f"--event: {path} has {len(lines)} events, got {args.event}")
+    try:
+        e = json.loads(lines[args.event - 1])
+        return float(e["frame"]) / fps if "frame" in e else float(e["t"])
+    except (ValueError, KeyError, TypeError):
+        raise UsageError(f"{path}: event {args.event} is not an event/1 record") from None
+
+
+def ball_track(
+    detector: Any, frames: Iterable[tuple[int, U8]], fps: float
+) -> tuple[BallTrack, dict[int, U8]]:
+    """The ball fitted afresh on each ``(index, image)`` (:meth:`Detector.refit_ball` after the
+    detector found it: no fit kept from an earlier frame), and the images by index."""
+    ks, ts, xys, sigmas = [], [], [], []
+    images: dict[int, U8] = {}
+    last: FloatArray | None = None
+    for k, img in frames:
+        det = detector.detect(img, k, k / fps)
+        balls = np.flatnonzero(det.kind == "ball")
+        xy, sig = np.full(2, np.nan), np.nan
+        if len(balls):
+            if last is not None and len(balls) > 1:
+                j = balls[np.argmin(np.hypot(*(det.xy_mm[balls] - last).T))]
+            else:
+                j = balls[np.argmax(det.confidence[balls])]
+            xy, sig = det.xy_mm[j], float(det.sigma_mm[j])
+            fit = detector.refit_ball(xy)
+            if fit is not None and np.isfinite(fit.xy_mm).all() and np.hypot(*(fit.xy_mm - xy)) < 5:
+                # the fit's own sigma and the model's error
+                xy, sig = fit.xy_mm, float(np.hypot(fit.sigma_mm, MODEL_SIGMA_MM))
+            last = xy
+        ks.append(k)
+        ts.append(k / fps)
+        xys.append(xy)
+        sigmas.append(sig)
+        images[k] = img
+    track = BallTrack(
+        np.array(ks, np.int64), np.array(ts), np.array(xys).reshape(-1, 2), np.array(sigmas)
+    )
+    return track, images
+
+
+def measure(
+    source: VideoFileSource,
+    camera: Camera,
+    table: TableSpec,
+    rules_name: str,
+    t_at: float,
+    window_s: float = WINDOW_S,
+) -> tuple[BallTrack, dict[int, U8]]:
+    """The ball fitted on every frame within ``window_s`` of ``t_at`` (the empty table learned
+    from frames spread over the video's first ten seconds); also the frames' images."""
+    from vision.detect import Detector
+
+    fps = source.fps
+    k0 = max(round((t_at - window_s) * fps), 0)
+    k1 = round((t_at + window_s) * fps)
+    detector = Detector(camera, table, rules_name)
+    span = max(int(10.0 * fps), 1)
+    if source.announced:
+        span = min(span, source.announced)
+    every = max(span // LEARN_FRAMES, 1)
+    detector.learn_background(img for _, img in source.frames(every, LEARN_FRAMES))
+    window = itertools.takewhile(lambda f: f[0] <= k1, source.frames(start=k0))
+    track, images = ball_track(detector, window, fps)
+    if not len(track):
+        raise UsageError(f"{source.path}: the video has no frames near t = {t_at:.2f} s")
+    return track, images
+
+
+def run_goal_line(args: argparse.Namespace) -> int:
+    rules = get_ruleset(args.rules)
+    table = load_table(args.table or rules.table or "brasileira")
+    try:
+        source = VideoFileSource(args.video)
+    except SourceError as exc:
+        raise UsageError(str(exc)) from None
+    t_at = _moment(args, source.fps)
+    if args.camera:
+        try:
+            camera = load_camera(args.camera)
+        except (CameraError, OSError) as exc:
+            raise UsageError(f"--camera {args.camera}: {exc}") from None
+    else:
+        from calibration.auto import calibrate_frames
+
+        result = calibrate_frames((img for _, img in source.frames(limit=27)), table)
+        if not result.ok or result.camera is None:
+            raise UsageError(f"{args.video}: cannot calibrate ({result.reason}); pass --camera")
+        camera = result.camera
+    if tuple(camera.image_size) != source.size_wh:
+        w, h = camera.image_size
+        raise UsageError(
+            f"{args.video}: the video is {source.size_wh[0]}x{source.size_wh[1]}, "
+            f"the camera is for {w}x{h} images"
+        )
+    track, images = measure(source, camera, table, rules.name, t_at)
+    assert rules.pieces is not None
+    r = rules.pieces.ball_diameter / 2.0
+    floor = float(camera.rms_mm or 0.0)
+    try:
+        call = call_line(
+            track, r, FieldModel(table), line=args.line, at_t=t_at, sigma_floor_mm=floor
+        )
+    except CallError as exc:
+        raise UsageError(f"{args.video} at t = {t_at:.2f} s: {exc}") from None
+    if args.out:
+        from monitor.goalline_graphic import draw_call
+
+        draw_call(images[call.frame], camera, table, rules, call, args.out)
+    if args.json:
+        print(json.dumps(call.to_dict()))
+    else:
+        _print(call, args.out)
+    return 0
+
+
+def _print(call: Call, out: str | None) -> None:
+    words = call.decision.replace("_", " ")
+    print(
+        f"{words}: {call.line}, t = {call.t:.3f} s (frame {call.frame}), the ball "
+        f"{call.margin_mm:+.2f} mm wholly across the line's outer edge, "
+        f"sigma {call.sigma_mm:.2f} mm"
+        f" ({call.how})" + (f"; graphic {out}" if out else "")
+    )

@@ -1,0 +1,168 @@
+"""The goal-line call's logic (monitor.goalline) on ball tracks with known positions.
+
+000 REGRA 10: a goal when the ball "ultrapassar inteiramente a linha de fundo, por dentro da
+baliza" - wholly past the goal line's outer edge, between the posts. The vision side (fitting
+the ball) is measured by benchmarks/bench_goalline.py; here the call is fed exact or noisy
+positions whose margins are known.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from geometry.field import FieldModel
+from geometry.tablespec import load_table
+from monitor.goalline import BallTrack, CallError, call_line, decide, line_margins, nearest_line
+
+TABLE = load_table("brasileira")
+FIELD = FieldModel(TABLE)
+HL, HW, GW = TABLE.half_length, TABLE.half_width, TABLE.goal_width / 2.0
+R = 5.0
+FPS = 30.0
+
+
+@pytest.mark.parametrize(
+    ("margin", "sigma", "between", "expected"),
+    [
+        (0.50, 0.2, True, "GOAL"),
+        (0.41, 0.2, True, "GOAL"),
+        (0.39, 0.2, True, "TOO_CLOSE"),
+        (0.0, 0.2, True, "TOO_CLOSE"),
+        (-0.39, 0.2, True, "TOO_CLOSE"),
+        (-0.41, 0.2, True, "NO_GOAL"),
+        (-5.0, 0.0, True, "NO_GOAL"),
+        (0.01, 0.0, True, "GOAL"),  # an exact measurement decides any margin
+        (5.0, 0.1, False, "NO_GOAL"),  # outside the posts whatever the line says
+    ],
+)
+def test_decide(margin, sigma, between, expected) -> None:
+    assert decide(margin, sigma, between) == expected
+
+
+@pytest.mark.parametrize(
+    ("xy", "line", "margin", "posts"),
+    [
+        ((HL + R + 1.0, 0.0), "goal_right", 1.0, GW - R),
+        ((HL + R - 1.0, 10.0), "goal_right", -1.0, GW - R - 10.0),
+        ((-(HL + R + 0.3), -GW), "goal_left", 0.3, -R),  # centre on the post's inner face
+        ((0.0, -(HW + R + 2.0)), "touch_near", 2.0, None),
+        ((100.0, HW + R - 0.5), "touch_far", -0.5, None),
+    ],
+)
+def test_line_margins_to_the_outer_edge(xy, line, margin, posts) -> None:
+    m, p = line_margins(np.array(xy), R, FIELD, line)
+    assert m[0] == pytest.approx(margin)
+    assert (p is None) if posts is None else p[0] == pytest.approx(posts)
+
+
+def test_unknown_line_is_refused() -> None:
+    with pytest.raises(CallError, match="goal_middle"):
+        line_margins(np.zeros(2), R, FIELD, "goal_middle")
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    x=st.floats(-HL - 40, HL + 40),
+    y=st.floats(-HW - 40, HW + 40),
+)
+def test_mirrored_table_mirrored_margins(x: float, y: float) -> None:
+    """Mirror x: the left and right goal lines swap, margins stay; mirror y: the touchlines."""
+    for a, b, flip in (("goal_right", "goal_left", (-1, 1)), ("touch_far", "touch_near", (1, -1))):
+        m1 = line_margins(np.array([x, y]), R, FIELD, a)
+        m2 = line_margins(np.array([x * flip[0], y * flip[1]]), R, FIELD, b)
+        assert m1[0][0] == pytest.approx(m2[0][0])
+        if m1[1] is not None:
+            assert m1[1][0] == pytest.approx(m2[1][0])
+    assert nearest_line(np.array([HL + 3.0, 0.0]), R, FIELD) == "goal_right"
+
+
+def _rest_track(x: float, y: float, n: int, sigma: float, rng: np.random.Generator) -> BallTrack:
+    xy = np.column_stack([np.full(n, x), np.full(n, y)]) + rng.normal(0.0, sigma, (n, 2))
+    k = np.arange(n)
+    return BallTrack(k, k / FPS, xy, np.full(n, max(sigma, 1e-3)))
+
+
+@pytest.mark.parametrize("margin", [-1.0, -0.6, -0.3, -0.1, 0.1, 0.3, 0.6, 1.0])
+@pytest.mark.parametrize("side", [1.0, -1.0])
+def test_at_rest_right_or_too_close(margin: float, side: float) -> None:
+    rng = np.random.default_rng(int(100 * margin) + 200 + int(side > 0))
+    sigma = 0.08
+    track = _rest_track(side * (HL + R + margin), 20.0, 12, sigma, rng)
+    call = call_line(track, R, FIELD)
+    assert call.line == ("goal_right" if side > 0 else "goal_left")
+    assert not call.moving and call.how == "at rest"
+    assert abs(call.margin_mm - margin) < 4 * sigma
+    truth = "GOAL" if margin > 0 else "NO_GOAL"
+    if abs(margin) > 0.5:
+        assert call.decision == truth
+    else:
+        assert call.decision in (truth, "TOO_CLOSE")
+
+
+def test_rest_sigma_is_a_frames_not_the_mean_of_many() -> None:
+    # The frames share their pixels: the call claims no more than one frame knows.
+    track = _rest_track(HL + R + 0.1, 0.0, 30, 0.0, np.random.default_rng(1))
+    track = BallTrack(track.frame, track.t, track.xy_mm, np.full(30, 0.1))
+    call = call_line(track, R, FIELD, sigma_floor_mm=0.05)
+    assert call.sigma_mm == pytest.approx(np.hypot(0.1, 0.05))
+    assert call.decision == "TOO_CLOSE"
+
+
+def test_outside_the_posts_is_no_goal_whatever_the_line() -> None:
+    track = _rest_track(HL + R + 20.0, GW + R + 3.0, 6, 0.05, np.random.default_rng(2))
+    call = call_line(track, R, FIELD, line="goal_right")
+    assert call.margin_mm == pytest.approx(20.0, abs=0.2)
+    assert call.posts_margin_mm is not None and call.posts_margin_mm < 0
+    assert call.decision == "NO_GOAL"
+
+
+def test_ball_grazing_a_post_is_too_close() -> None:
+    track = _rest_track(HL + R + 20.0, GW - R - 0.05, 6, 0.05, np.random.default_rng(3))
+    assert call_line(track, R, FIELD, line="goal_right").decision == "TOO_CLOSE"
+
+
+def _bounce_track(peak_margin: float, t_turn: float, v: float, n: int = 12) -> BallTrack:
+    """A ball rolling at ``v`` mm/s toward the right goal line, turning (off a block) at
+    ``t_turn`` with its margin ``peak_margin``, then rolling back at half speed."""
+    t = np.arange(n) / FPS
+    x_peak = HL + R + peak_margin
+    x = np.where(t <= t_turn, x_peak - v * (t_turn - t), x_peak - 0.5 * v * (t - t_turn))
+    xy = np.column_stack([x, np.full(n, 15.0)])
+    return BallTrack(np.arange(n), t, xy, np.full(n, 0.05))
+
+
+@pytest.mark.parametrize("peak", [-1.5, -0.6, 0.6, 1.5])
+@pytest.mark.parametrize("phase", [0.2, 0.5, 0.8])
+def test_crossing_in_motion_between_frames(peak: float, phase: float) -> None:
+    # The turn falls between frames 5 and 6: no frame shows the ball at its furthest.
+    t_turn = (5 + phase) / FPS
+    track = _bounce_track(peak, t_turn, v=600.0)
+    frame_best = float(line_margins(track.xy_mm, R, FIELD, "goal_right")[0].max())
+    assert frame_best < peak - 1.0  # the frames alone would miss it by at least a millimetre
+    call = call_line(track, R, FIELD, line="goal_right")
+    assert call.moving and "turned" in call.how
+    assert call.margin_mm == pytest.approx(peak, abs=0.05)
+    assert call.decision == ("GOAL" if peak > 0 else "NO_GOAL")
+
+
+def test_a_shot_into_the_net_is_a_goal() -> None:
+    t = np.arange(15) / FPS
+    x = np.minimum(HL - 100.0 + 1500.0 * t, HL + 60.0)  # stops against the net's back
+    track = BallTrack(np.arange(15), t, np.column_stack([x, np.zeros(15)]), np.full(15, 0.1))
+    call = call_line(track, R, FIELD)
+    assert call.decision == "GOAL" and call.margin_mm == pytest.approx(55.0, abs=0.1)
+
+
+def test_no_ball_no_call() -> None:
+    n = 5
+    track = BallTrack(np.arange(n), np.arange(n) / FPS, np.full((n, 2), np.nan), np.full(n, np.nan))
+    with pytest.raises(CallError, match="not found"):
+        call_line(track, R, FIELD)
+
+
+def test_track_columns_are_checked() -> None:
+    with pytest.raises(ValueError, match=r"BallTrack.xy_mm: expected shape \(3, 2\)"):
+        BallTrack(np.arange(3), np.zeros(3), np.zeros((3, 3)), np.zeros(3))
