@@ -162,14 +162,15 @@ def _camera(
     return cam, where
 
 
-def _learn(
-    detector: Any, source: VideoFileSource, fps: float, frames: int = 15, span_s: float = 10.0
-) -> None:
+def _learn_frames(
+    source: VideoFileSource, fps: float, frames: int = 15, span_s: float = 10.0
+) -> list[U8]:
+    """Frames spread over the first ``span_s`` seconds: the detector's empty table."""
     span = max(int(span_s * fps), 1)
     if source.announced:
         span = min(span, source.announced)
     every = max(span // frames, 1)
-    detector.learn_background(img for _, img in source.frames(every, frames))
+    return [img for _, img in source.frames(every, frames)]
 
 
 def _message(e: Event) -> str:
@@ -178,6 +179,132 @@ def _message(e: Event) -> str:
     extra = (e.get("evidence") or {}).get("restart") or ""
     not_given = "" if e.get("holds", True) else " (not given)"
     return f"{e['t']:6.1f}s {e['type'].upper()} {who} {extra}{margin}{not_given}".replace("  ", " ")
+
+
+class Referee:
+    """The per-frame work of a match, shared by ``analyze`` (a file) and ``live`` (a camera):
+    detect, track, adapt, judge, watch the camera, and write every output as it goes.
+
+    ``step(k, image, t)`` takes frame ``k`` (frames may be skipped: live processing drops
+    what it cannot keep up with); ``close()`` flushes the engine's held frames and closes the
+    files. ``video_scale`` None: the annotated video at most 960 pixels wide.
+    """
+
+    def __init__(
+        self,
+        camera: Camera,
+        table: TableSpec,
+        rules_name: str,
+        out: Path,
+        fps: float,
+        *,
+        title: str,
+        annotations: Annotations | None = None,
+        options: EngineOptions = TRACKED_OPTIONS,
+        video_scale: float | None = None,
+        write_video: bool = True,
+        learn: list[U8] | None = None,
+        on_event: Callable[[Event], None] | None = None,
+    ) -> None:
+        from vision.detect import Detector
+
+        rules = get_ruleset(rules_name)
+        self.camera, self.table, self.rules, self.fps = camera, table, rules, fps
+        self.on_event = on_event
+        config = TrackerConfig(fps=fps)
+        self.teams = dict(config.teams)
+        self.engine = RuleEngine(table, rules.name, self.teams, annotations, options)
+        self.detector = Detector(camera, table, rules.name)
+        if learn:
+            self.detector.learn_background(learn)
+        self.tracker = Tracker(config)
+        self.keeper = CameraKeeper(camera, table)
+        self.ball_d = float(rules.pieces.ball_diameter) if rules.pieces is not None else None
+        self.report = ReportBuilder(CheckContext.build(table, rules), self.teams, title, fps)
+        # The annotated video is at most 960 pixels wide unless asked (a quarter of 1080p's
+        # pixels to draw and encode; the measurements are in the files, not in the picture).
+        scale = video_scale if video_scale is not None else min(1.0, 960.0 / camera.image_size[0])
+        self.overlay = (
+            Overlay(camera, table, scale, tuple(sorted(self.teams))) if write_video else None
+        )
+        self.hud = Hud(title=rules.name)
+        self.out = out
+        self.events_file: IO[str] = open(out / "events.jsonl", "w", encoding="utf-8")
+        self.tracks = TracksWriter(out)
+        self.video_out = (
+            _VideoOut(out / "annotated.mp4", fps, self.overlay.size_wh) if self.overlay else None
+        )
+        self.recent: deque[tuple[int, U8, Any]] = deque(maxlen=4)  # for the evidence
+        self.counts: dict[str, int] = {}
+        self.last_tf: TrackFrame | None = None
+        self._closed = False
+
+    def emit(self, evs: list[Event], image: U8, state: Any) -> None:
+        for e in evs:
+            self.events_file.write(json.dumps(e, ensure_ascii=False) + "\n")
+            self.events_file.flush()
+            self.counts[e["type"]] = self.counts.get(e["type"], 0) + 1
+            at = next(((im, st) for f, im, st in self.recent if f == e["frame"]), (image, state))
+            self.report.add_event(e, at[0], at[1])
+            if self.on_event is not None:
+                self.on_event(e)
+            if e["type"] in HEADLINE:
+                colour = _MSG_BGR.get(e["type"], (255, 255, 255))
+                self.hud.messages.append((_message(e), colour))
+                _marks(e, at[1], self.hud, e["t"] + 3.0)
+
+    def step(self, k: int, image: U8, t: float) -> list[Event]:
+        """Process frame ``k`` (video time ``t``); returns the events it decided."""
+        from vision.detect import Detector
+
+        tf: TrackFrame = self.tracker.update(self.detector.detect(image, k, t))
+        self.last_tf = tf
+        self.tracks.write(tf)
+        state = state_from_tracks(tf, self.ball_d)
+        self.recent.append((k, image, state))
+        keeper = self.keeper
+        cal = keeper.update(image if keeper.due else None, t, k)
+        if keeper.camera is not self.camera:  # recalibrated: see through the new model
+            self.camera = keeper.camera
+            self.detector = Detector(self.camera, self.table, self.rules.name)
+            self.detector.learn_background([im for _, im, _ in self.recent])
+            if self.overlay is not None:
+                self.overlay.set_camera(self.camera)
+        evs = cal + self.engine.update(state)
+        self.emit(evs, image, state)
+        bi = state.ball_index
+        if state.present[bi]:
+            self.report.add_ball(t, state.ball_xy_mm, float(np.hypot(*state.v_mm_s[bi])))
+        if self.overlay is not None and self.video_out is not None:
+            self.video_out.write(self.annotate(image, tf))
+        return evs
+
+    def annotate(self, image: U8, tf: TrackFrame | None) -> U8:
+        assert self.overlay is not None
+        hud, engine = self.hud, self.engine
+        hud.score, hud.clock_s = dict(engine.score), engine.clock_s
+        hud.offside_line, hud.camera_ok = engine.offside_line, self.keeper.state != "lost"
+        return self.overlay.draw(image, tf, hud)
+
+    def recalibrate(self) -> None:
+        """Recalibrate on the next frames the camera keeper tests (a key in live mode)."""
+        self.keeper._start()
+
+    def close(self) -> list[Event]:
+        if self._closed:
+            return []
+        self._closed = True
+        evs: list[Event] = []
+        try:
+            if self.recent:
+                evs = self.engine.finish()
+                self.emit(evs, self.recent[-1][1], self.recent[-1][2])
+        finally:
+            self.events_file.close()
+            self.tracks.close()
+            if self.video_out is not None:
+                self.video_out.close()
+        return evs
 
 
 def analyze(
@@ -200,7 +327,7 @@ def analyze(
     camera cannot be calibrated from) raises :class:`UsageError`. ``progress(done, total)`` is
     called per frame; ``on_event`` with every event as it is written.
     """
-    from vision.detect import Detector, DetectorError
+    from vision.detect import DetectorError
 
     t_start = time.perf_counter()
     rules = get_ruleset(rules_name)
@@ -221,82 +348,37 @@ def analyze(
     fps = source.fps
     summary = AnalyzeSummary(str(video), rules.name, fps=fps, camera=where)
 
-    config = TrackerConfig(fps=fps)
-    teams = dict(config.teams)
     options = replace(TRACKED_OPTIONS, kick_off=kick_off)
-    engine = RuleEngine(table, rules.name, teams, annotations, options)
     try:
-        detector = Detector(camera, table, rules.name)
-        _learn(detector, source, fps)
+        ref = Referee(
+            camera,
+            table,
+            rules.name,
+            out,
+            fps,
+            title=f"botão: {Path(video).name} ({rules.name})",
+            annotations=annotations,
+            options=options,
+            video_scale=video_scale if write_video else None,
+            write_video=write_video,
+            learn=_learn_frames(source, fps),
+            on_event=on_event,
+        )
     except DetectorError as exc:
         raise UsageError(f"{video}: {exc}") from None
-    tracker = Tracker(config)
-    keeper = CameraKeeper(camera, table)
-    ball_d = float(rules.pieces.ball_diameter) if rules.pieces is not None else None
-    ctx = CheckContext.build(table, rules)
-    report = ReportBuilder(ctx, teams, f"botão: {Path(video).name} ({rules.name})", fps)
-    # The annotated video is at most 960 pixels wide unless asked (a quarter of 1080p's pixels
-    # to draw and encode; the measurements are in the files, not in the picture).
-    scale = video_scale if video_scale is not None else min(1.0, 960.0 / camera.image_size[0])
-    overlay = Overlay(camera, table, scale, tuple(sorted(teams))) if write_video else None
-    hud = Hud(title=rules.name)
-
-    events_file: IO[str] = open(out / "events.jsonl", "w", encoding="utf-8")
-    tracks = TracksWriter(out)
-    video_out = _VideoOut(out / "annotated.mp4", fps, overlay.size_wh) if overlay else None
-    recent: deque[tuple[int, U8, Any]] = deque(maxlen=4)  # (frame, image, state) for evidence
-    counts: dict[str, int] = {}
-    total = source.announced
-
-    def emit(evs: list[Event], image: U8, state: Any) -> None:
-        for e in evs:
-            events_file.write(json.dumps(e, ensure_ascii=False) + "\n")
-            events_file.flush()
-            counts[e["type"]] = counts.get(e["type"], 0) + 1
-            at = next(((img, st) for f, img, st in recent if f == e["frame"]), (image, state))
-            report.add_event(e, at[0], at[1])
-            if on_event is not None:
-                on_event(e)
-            if e["type"] in HEADLINE:
-                hud.messages.append((_message(e), _MSG_BGR.get(e["type"], (255, 255, 255))))
-                _marks(e, at[1], hud, e["t"] + 3.0)
-
     n = 0
+    total = source.announced
     try:
         for image in prefetch(img for _, img in source.frames()):
-            k, t = n, n / fps
-            det = detector.detect(image, k, t)
-            tf: TrackFrame = tracker.update(det)
-            tracks.write(tf)
-            state = state_from_tracks(tf, ball_d)
-            recent.append((k, image, state))
-            cal = keeper.update(image if keeper.due else None, t, k)
-            if keeper.camera is not camera:  # recalibrated: see through the new model
-                camera = keeper.camera
-                detector = Detector(camera, table, rules.name)
-                detector.learn_background([img for _, img, _ in recent])
-                if overlay is not None:
-                    overlay.set_camera(camera)
-            emit(cal + engine.update(state), image, state)
-            bi = state.ball_index
-            if state.present[bi]:
-                report.add_ball(t, state.ball_xy_mm, float(np.hypot(*state.v_mm_s[bi])))
-            if overlay is not None and video_out is not None:
-                hud.score, hud.clock_s = dict(engine.score), engine.clock_s
-                hud.offside_line, hud.camera_ok = engine.offside_line, keeper.state != "lost"
-                video_out.write(overlay.draw(image, tf, hud))
+            ref.step(n, image, n / fps)
             n += 1
             if progress is not None:
                 progress(n, total)
     except DetectorError as exc:
         source.damage.stopped = f"stopped at frame {n}: {exc}"
     finally:
-        if recent:
-            emit(engine.finish(), recent[-1][1], recent[-1][2])
-        events_file.close()
-        tracks.close()
-        if video_out is not None:
-            video_out.close()
+        ref.close()
+    engine, counts, report = ref.engine, ref.counts, ref.report
     summary.frames = n
     summary.score = dict(engine.score)
     summary.counts = counts
@@ -308,7 +390,7 @@ def analyze(
         "tracks": str(out / "tracks.csv"),
         "report": str(out / "report.html"),
     }
-    if video_out is not None:
+    if ref.video_out is not None:
         summary.outputs["video"] = str(out / "annotated.mp4")
     summary.wall_s = time.perf_counter() - t_start
     report.write(out / "report.html", summary.to_dict())

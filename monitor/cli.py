@@ -17,6 +17,7 @@ from monitor import (
     cmd_check,
     cmd_detect,
     cmd_goalline,
+    cmd_live,
     cmd_simulate,
     cmd_tables,
     cmd_track,
@@ -40,6 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
     cmd_track.add_parsers(sub)
     cmd_analyze.add_parsers(sub)
     cmd_goalline.add_parsers(sub)
+    cmd_live.add_parsers(sub)
     return parser
 
 

@@ -90,6 +90,7 @@ class Annotations:
     shots: list[_Mark] = field(default_factory=list)
     keepers: list[_Mark] = field(default_factory=list)
     decisions: list[Decision] = field(default_factory=list)
+    _added: list[tuple[str, _Mark]] = field(default_factory=list, repr=False)
 
     @classmethod
     def from_dict(cls, data: Any, source: str = "<annotations>") -> Annotations:
@@ -142,6 +143,45 @@ class Annotations:
                 )
         return out
 
+    # ---------------------------------------------------------------- live keys
+    def add(self, kind: str, team: str, frame: int, t_s: float, piece: str | None = None) -> None:
+        """A key pressed live: ``shot_announced`` or ``keeper_placed`` for ``team`` now."""
+        if kind not in ("shot_announced", "keeper_placed"):
+            raise AnnotationError(f"add: expected shot_announced or keeper_placed, got {kind!r}")
+        mark = _Mark(frame, t_s, team, piece)
+        (self.shots if kind == "shot_announced" else self.keepers).append(mark)
+        self._added.append((kind, mark))
+
+    def undo(self) -> str | None:
+        """Take back the last key not yet used by a lance; returns what was undone."""
+        while self._added:
+            kind, mark = self._added.pop()
+            if not mark.used:
+                (self.shots if kind == "shot_announced" else self.keepers).remove(mark)
+                return f"{kind} {mark.team}"
+        return None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``annotations/1`` document (what a live session saves for a later analyze)."""
+        items: list[dict[str, Any]] = []
+        if self.kick_off is not None:
+            items.append({"type": "kick_off", "team": self.kick_off})
+        for kind, marks in (("shot_announced", self.shots), ("keeper_placed", self.keepers)):
+            for m in marks:
+                it: dict[str, Any] = {"type": kind, "team": m.team}
+                if m.frame is not None:
+                    it["frame"] = m.frame
+                if m.t_s is not None:
+                    it["t"] = round(m.t_s, 4)
+                if m.piece is not None:
+                    it["piece"] = m.piece
+                items.append(it)
+        for d in self.decisions:
+            it = {"type": "decision", "event": d.event, "holds": d.holds, "note": d.note}
+            it.update({k: v for k, v in (("frame", d.frame), ("t", d.t_s)) if v is not None})
+            items.append(it)
+        return {"format": "annotations/1", "items": sorted(items, key=_order)}
+
     # ---------------------------------------------------------------- lookups
     def take_shot(self, team: str, piece: str, frame: int, t_s: float) -> bool:
         """Is this lance an announced shot? Consumes the announcement."""
@@ -167,6 +207,10 @@ class Annotations:
                 d.used = True
                 out.append(d)
         return out
+
+
+def _order(it: dict[str, Any]) -> tuple[float, int]:
+    return (float(it.get("t", it.get("frame", -1.0)) if it["type"] != "kick_off" else -1.0), 0)
 
 
 def _take(marks: list[_Mark], team: str, piece: str | None, frame: int, t_s: float) -> bool:
