@@ -21,6 +21,7 @@ SECTIONS = [
 ]
 SECTIONS += ["benchmarks.bench_detect", "benchmarks.bench_track"]
 SECTIONS += ["benchmarks.bench_engine", "benchmarks.bench_analyze"]
+SECTIONS += ["benchmarks.bench_goalline", "benchmarks.bench_live"]
 
 
 def _blocks(text: str) -> dict[str, list[str]]:
