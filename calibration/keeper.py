@@ -139,6 +139,10 @@ class CameraKeeper:
                 self._recalibrate(t)
         return events
 
+    def recalibrate(self) -> None:
+        """Calibrate again on the next frames the watch tests (asked for, e.g. by a key)."""
+        self._start()
+
     def _start(self) -> None:
         self.recalibrating, self._adopted = True, False
         self._pending = []

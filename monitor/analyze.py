@@ -58,7 +58,7 @@ from vision.pipeline import TracksWriter, prefetch
 from vision.track_types import TrackerConfig, TrackFrame
 from vision.tracker import Tracker
 
-__all__ = ["AnalyzeSummary", "analyze"]
+__all__ = ["TRACKED_OPTIONS", "AnalyzeSummary", "Referee", "analyze", "event_line"]
 
 U8 = NDArray[np.uint8]
 #: A tracker's input: contacts up to two frames late, positions with about half a millimetre
@@ -173,7 +173,8 @@ def _learn_frames(
     return [img for _, img in source.frames(every, frames)]
 
 
-def _message(e: Event) -> str:
+def event_line(e: Event) -> str:
+    """One line for a person: time, TYPE, team, piece, restart, margin."""
     margin = "" if e.get("margin_mm") is None else f" {e['margin_mm']:+.1f} mm"
     who = " ".join(str(x) for x in (e.get("team"), e.get("piece")) if x)
     extra = (e.get("evidence") or {}).get("restart") or ""
@@ -250,7 +251,7 @@ class Referee:
                 self.on_event(e)
             if e["type"] in HEADLINE:
                 colour = _MSG_BGR.get(e["type"], (255, 255, 255))
-                self.hud.messages.append((_message(e), colour))
+                self.hud.messages.append((event_line(e), colour))
                 _marks(e, at[1], self.hud, e["t"] + 3.0)
 
     def step(self, k: int, image: U8, t: float) -> list[Event]:
@@ -288,7 +289,7 @@ class Referee:
 
     def recalibrate(self) -> None:
         """Recalibrate on the next frames the camera keeper tests (a key in live mode)."""
-        self.keeper._start()
+        self.keeper.recalibrate()
 
     def close(self) -> list[Event]:
         if self._closed:

@@ -59,9 +59,9 @@ def run_analyze(args: argparse.Namespace) -> int:
 
     def said(e: dict[str, Any]) -> None:
         if e["type"] in HEADLINE:
-            from monitor.analyze import _message
+            from monitor.analyze import event_line
 
-            print(_message(e), flush=True)
+            print(event_line(e), flush=True)
 
     try:
         s = analyze(

@@ -28,7 +28,7 @@ import numpy as np
 
 from calibration.camera import CameraError, load_camera
 from geometry.tablespec import load_table
-from monitor.analyze import TRACKED_OPTIONS, Referee, _message
+from monitor.analyze import TRACKED_OPTIONS, Referee, event_line
 from monitor.capture import Capture, Grabbed, Recorder, open_source
 from monitor.errors import UsageError
 from monitor.report import HEADLINE
@@ -179,7 +179,7 @@ def live(
             lat = (time.perf_counter() - at) * 1000.0 if at is not None else float("nan")
             summary.latency_ms.append(lat)
             if e["type"] in HEADLINE:
-                say(f"{_message(e)}   ({lat:.0f} ms)")
+                say(f"{event_line(e)}   ({lat:.0f} ms)")
             if on_event is not None:
                 on_event(e, lat)
 

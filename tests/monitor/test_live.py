@@ -102,7 +102,7 @@ def clip(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_live_on_a_clip_played_as_a_camera(clip: Path, tmp_path: Path) -> None:
     said: list[str] = []
-    keys = io.StringIO("s A A9\ng B\nu\nx\n")
+    keys = io.StringIO("s A A9\ng B\nu\nx\nr\n")
     s = live(
         f"sim:{clip / 'video.mp4'}",
         tmp_path,
@@ -123,6 +123,7 @@ def test_live_on_a_clip_played_as_a_camera(clip: Path, tmp_path: Path) -> None:
     assert ann["items"][0]["team"] == "A" and ann["items"][0]["piece"] == "A9"
     assert any("undone keeper_placed B" in m for m in said)
     assert any("unknown key 'x'" in m for m in said)
+    assert any("recalibrating" in m for m in said)
     summary = json.loads((tmp_path / "summary.json").read_text("utf-8"))
     assert summary["format"] == "live/1" and summary["age_ms"]["max"] >= 0
     for line in (tmp_path / "events.jsonl").read_text("utf-8").splitlines():
