@@ -48,6 +48,7 @@ _EDGE_MIN = 20.0  # colour distance to the felt that a piece has at least
 _BAND_PX = 3.0  # pixels this near a solid's outlines inform its fit
 _BLUR_PX = 0.8  # edge blur of the model (pixel area, lens, compression)
 _LEVEL = 0.9  # the top face's median distance to the felt x this = full coverage
+_FLOOR_PX = 2.0  # pixels this far outside a silhouette are the table's (the edge's blur < 1 px)
 
 
 @dataclass
@@ -211,15 +212,25 @@ def _observed(
     sd_sil = radial_sd(sil, None, centre, ang, rad)[0]
     sd_top = radial_sd(top, None, centre, ang, rad)[0]
     use = (np.abs(sd_sil) < _BAND_PX) | (np.abs(sd_top) < _BAND_PX)
+    # the table just outside the silhouette (beyond the edge's blur): its distance to the
+    # model is the noise's, compression's and felt texture's, never 0
+    out = sd_sil > _FLOOR_PX
     if excluded is not None:
         use &= ~excluded[y0:y1, x0:x1]
+        out &= ~excluded[y0:y1, x0:x1]
     if use.sum() < 20:
         return None
-    d = unshadowed_distance(
-        image[y0:y1, x0:x1][use].astype(np.float32)[:, None], bg[y0:y1, x0:x1][use][:, None]
+    both = use | out
+    d_all = unshadowed_distance(
+        image[y0:y1, x0:x1][both].astype(np.float32)[:, None], bg[y0:y1, x0:x1][both][:, None]
     )[:, 0]
     level = max(_EDGE_MIN, _LEVEL * _top_level(camera, image, bg, s))
-    return _Roi(np.clip(d / level, 0.0, 1.0).astype(np.float64), ang[use], rad[use], centre)
+    d, d_out = d_all[use[both]], d_all[out[both]]
+    # that floor taken off: else a faint piece's edge looks blurred outwards and its fitted
+    # size grows (a 60 mm button came out 63-66 mm); capped, as a neighbour may be there
+    floor = min(float(np.median(d_out)), 0.35 * level) if len(d_out) >= 20 else 0.0
+    alpha = np.clip((d - floor) / (level - floor), 0.0, 1.0)
+    return _Roi(alpha.astype(np.float64), ang[use], rad[use], centre)
 
 
 def _predict(camera: Camera, s: Solid, roi: _Roi) -> tuple[FloatArray, FloatArray] | None:
@@ -369,15 +380,19 @@ def close(a: Solid, b: Solid) -> bool:
 
 def distinct(solids: list[Solid], kept: list[Solid] | None = None) -> list[Solid]:
     """The solids that do not overlap a better fit (or a ``kept`` one) by more than 5 mm: one
-    piece, two seeds (a goalkeeper counts by its half width)."""
+    piece, two seeds (a goalkeeper counts by its half width beside a button; two goalkeepers
+    by their half lengths, as two fits of one box can lie along it and a goalkeeper has no
+    other goalkeeper beside it)."""
 
-    def half(x: Solid) -> float:
-        return float(x.p[2] / 2 if x.kind == "button" else x.size[1] / 2)
+    def half(x: Solid, y: Solid) -> float:
+        if x.kind == "button":
+            return float(x.p[2] / 2)
+        return float(x.size[0] / 2 if y.kind == x.kind else x.size[1] / 2)
 
     keep: list[Solid] = list(kept or [])
     n_kept = len(keep)
     for x in sorted(solids, key=lambda q: -q.inliers):
-        if all(np.hypot(*(x.p[:2] - y.p[:2])) > half(x) + half(y) - 5.0 for y in keep):
+        if all(np.hypot(*(x.p[:2] - y.p[:2])) > half(x, y) + half(y, x) - 5.0 for y in keep):
             keep.append(x)
     return keep[n_kept:]
 
