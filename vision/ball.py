@@ -179,8 +179,9 @@ class _Model:
         self.uu, self.vv = uu + origin[0], vv + origin[1]
         # A cast shadow (the felt uniformly darker) is the felt's, not the ball's: the pixels
         # around the ball have their background darkened up to 0.55 x to match them. Not the
-        # ball's own pixels (its streak included, grown by 1.5 px): its shaded rim, darker than
-        # a pale felt, is the ball.
+        # ball's own pixels (its silhouette's soft edge and streak): its shaded rim, darker than
+        # a pale felt, is the ball. Not grown: on a pale felt the shadow beside a pale ball
+        # (its contact shadow, a third darker) differs more than the ball does.
         k = np.clip((image * bg).sum(axis=2) / np.maximum((bg * bg).sum(axis=2), 1.0), 0.55, 1.0)
         if near is not None:
             k = np.where(near, 1.0, k)
@@ -287,7 +288,6 @@ def fit_ball(
             if moving:
                 kernel = _line_kernel(p[2:4])
                 reach = cv2.filter2D(reach.astype(np.float32), -1, kernel) > 0
-            reach = cv2.dilate(reach.astype(np.uint8), np.ones((4, 4), np.uint8)) > 0
             model = _Model(
                 camera,
                 img,

@@ -46,7 +46,16 @@ from rules.rulesets import get_ruleset
 from vision.background import Background, FrameMemory, foreground, hand_mask, hand_polygons
 from vision.ball import BallFit, ball_on_spots, fit_ball, plausible_colour
 from vision.detections import Detections
-from vision.solids import Solid, close, distinct, fit_keeper, fit_solid, sample, top_samples
+from vision.solids import (
+    Solid,
+    close,
+    distinct,
+    fit_keeper,
+    fit_solid,
+    noise_floor,
+    sample,
+    top_samples,
+)
 from vision.teams import TeamModel, TeamModelError, bgr_to_lab
 
 __all__ = ["BUTTON_DIAMETER_MM", "Detector", "DetectorError"]
@@ -65,6 +74,9 @@ _BALL_MM2 = 78.5  # a 10 mm ball's footprint
 _MIN_BALL = 0.2  # of it: the least a ball's blob (white on a pale felt: its shaded rim is lost)
 _BALL_MIN_SCORE = 0.35
 _BALL_SURE = 0.6  # a fit this good is the ball: the candidates after it are not tried
+# a piece that differs from the felt in hue more than in light (black on dark green): JPEG's
+# half-resolution colour blurs its edge over about two pixels
+_CHROMA_BLUR_PX = 1.6
 _MAX_STREAK_PX = 45.0  # a ball's motion blur: 4 m/s over 1/100 s at 1 mm a pixel
 
 
@@ -125,6 +137,7 @@ class Detector:
         self._fitting: list[Solid] = []
         self.memory = FrameMemory(self.stride)
         self._sub = np.zeros((1, 1, 3), np.uint8)
+        self._floor = 0.0  # the felt's typical distance to the table's model in this image
         self.ball_colour: FloatArray | None = None
         w, h = camera.image_size
         o = self.stride // 2
@@ -234,6 +247,7 @@ class Detector:
         hands = cv2.dilate(hands.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
         pieces_fg = fg & ~hands
         bgf = self._bg_full()
+        self._floor = noise_floor(img, bgf, self.bg._gain_idx)
         kept, ball = self.memory.unchanged(sub, hands) if self.learned else ([], None)
         solids = self._buttons(img, bgf, pieces_fg & ~self._raster(kept, sub.shape[:2]), hands)
         sil = self._raster(kept + solids, sub.shape[:2])
@@ -271,6 +285,31 @@ class Detector:
             sz.ball_height,
             excluded=self._excluded(solids, hands),
             streak0_px=streak0_px,
+        )
+
+    def _fit(
+        self,
+        img: U8,
+        bgf: NDArray[np.float32],
+        s: Solid,
+        excluded: NDArray[np.bool_] | None = None,
+        fit_size: bool = True,
+        blur_px: float | None = None,
+    ) -> Solid:
+        """:func:`fit_solid` against this image's noise floor."""
+        if blur_px is None:
+            return fit_solid(
+                self.camera, img, bgf, s, excluded, fit_size=fit_size, floor=self._floor
+            )
+        return fit_solid(
+            self.camera,
+            img,
+            bgf,
+            s,
+            excluded,
+            fit_size=fit_size,
+            blur_px=blur_px,
+            floor=self._floor,
         )
 
     def _in_goal(self, xy: FloatArray) -> bool:
@@ -325,7 +364,7 @@ class Detector:
             y = Solid("button", np.array([x.p[0], x.p[1], d or x.p[2]]), h, team=x.team)
             y.team_conf = x.team_conf
             excl = self._excluded(others, hands)
-            y = fit_solid(self.camera, img, bgf, y, excl, fit_size=d is None)
+            y = self._fit(img, bgf, y, excl, fit_size=d is None)
             out.append(y if self._good(y) else x)
         return out
 
@@ -407,20 +446,44 @@ class Detector:
         for (xy, r), box in zip(seeds, boxes, strict=True):
             if common is not None:
                 x = Solid("button", np.array([*xy, common]), h, sized=True)
-                x = fit_solid(self.camera, img, bgf, x, fit_size=False)
+                x = self._fit(img, bgf, x, fit_size=False)
                 if self._good(x):
                     solids.append(x)
                     continue
             d0 = float(np.clip(2 * r + 6.0, 25.0, 62.0))
-            x = fit_solid(self.camera, img, bgf, Solid("button", np.array([*xy, d0]), h))
+            x = self._fit(img, bgf, Solid("button", np.array([*xy, d0]), h))
             for d in sizes:  # a seed that sees only a part of its piece starts too small
                 if self._good(x) or d <= d0:
                     continue
-                x = fit_solid(self.camera, img, bgf, Solid("button", np.array([*xy, d]), h))
+                x = self._fit(img, bgf, Solid("button", np.array([*xy, d]), h))
+            x = self._outermost(img, bgf, x, sizes)
+            if not self._good(x):
+                # the free diameter trades against the edge's blur and a faint side (a 60 mm
+                # button fitted at 66): at a known size only the centre is free
+                for d, blur in ((d, b) for b in (None, _CHROMA_BLUR_PX) for d in sizes):
+                    y = Solid("button", np.array([*xy, d]), h)
+                    y = self._fit(img, bgf, y, fit_size=False, blur_px=blur)
+                    if self._good(y):
+                        x = y
+                        break
             if not self._good(x) and hands is not None:
                 self._reject(box, hands, "button")
             solids.append(x)
         return [self._keeper_or(img, bgf, x) for x in solids if self._good(x)]
+
+    def _outermost(self, img: U8, bgf: NDArray[np.float32], x: Solid, sizes: list[float]) -> Solid:
+        """A ring printed on a top face (a dark ring inside a white button's pale rim, which a
+        pale felt hides) fits as a smaller button: the outermost circle that explains the
+        pixels is the piece, so a good fit well under a known size is tried at that size."""
+        if not self._good(x):
+            return x
+        for d in sorted(sizes, reverse=True):
+            if d < 1.25 * x.p[2]:
+                break
+            y = self._fit(img, bgf, Solid("button", np.array([*x.p[:2], d]), x.height))
+            if self._good(y) and y.p[2] > 1.15 * x.p[2]:
+                return y
+        return x
 
     def _keeper_or(self, img: U8, bgf: NDArray[np.float32], x: Solid) -> Solid:
         """A 'button' on a goal line, between the goal area's ends, may be the goalkeeper seen
@@ -523,6 +586,7 @@ class Detector:
             excluded,
             self.table.half_length,
             self._good,
+            self._floor,
         )
 
     def _ball(

@@ -36,6 +36,7 @@ __all__ = [
     "distinct",
     "fit_keeper",
     "fit_solid",
+    "noise_floor",
     "sample",
     "top_samples",
     "unshadowed_distance",
@@ -192,9 +193,14 @@ def _observed(
     bg: NDArray[np.float32],
     s: Solid,
     excluded: NDArray[np.bool_] | None,
+    floor: float = 0.0,
 ) -> _Roi | None:
     """Coverage observed near a solid's outlines (not excluded): the colour distance to the felt
-    (shadows excused) over a share of the piece's own level, clipped to 0..1."""
+    (shadows excused) less ``floor`` over a share of the piece's own level, clipped to 0..1.
+
+    ``floor`` is the felt's own typical distance to the model (noise, compression, texture:
+    never 0): not taken off, a faint piece's edge looks blurred outwards and its fitted size
+    grows (a black button on a dark felt came out bloated and unexplained)."""
     polys = _polygons(camera, s)
     if polys is None:
         return None
@@ -219,10 +225,24 @@ def _observed(
         image[y0:y1, x0:x1][use].astype(np.float32)[:, None], bg[y0:y1, x0:x1][use][:, None]
     )[:, 0]
     level = max(_EDGE_MIN, _LEVEL * _top_level(camera, image, bg, s))
-    return _Roi(np.clip(d / level, 0.0, 1.0).astype(np.float64), ang[use], rad[use], centre)
+    floor = min(floor, 0.5 * level)
+    alpha = np.clip((d - floor) / (level - floor), 0.0, 1.0)
+    return _Roi(alpha.astype(np.float64), ang[use], rad[use], centre)
 
 
-def _predict(camera: Camera, s: Solid, roi: _Roi) -> tuple[FloatArray, FloatArray] | None:
+def noise_floor(image: U8, bg: NDArray[np.float32], idx: tuple[NDArray[np.intp], ...]) -> float:
+    """The felt's typical distance to the model of the empty table (:func:`unshadowed_distance`)
+    at sample pixels ``idx`` (felt, off the lines): the median, which the few pieces and hands
+    over the sample do not move."""
+    if not len(idx[0]):
+        return 0.0
+    d = unshadowed_distance(image[idx].astype(np.float32)[:, None], bg[idx][:, None])
+    return float(np.median(d))
+
+
+def _predict(
+    camera: Camera, s: Solid, roi: _Roi, blur_px: float = _BLUR_PX
+) -> tuple[FloatArray, FloatArray] | None:
     """Predicted coverage (P,) of the ROI's pixels and its Jacobian (P, 3).
 
     The top face is always seen; the side between the top's and the silhouette's outlines is
@@ -236,11 +256,11 @@ def _predict(camera: Camera, s: Solid, roi: _Roi) -> tuple[FloatArray, FloatArra
     sd_t, dt = radial_sd(top, jtop, roi.centre, roi.ang, roi.rad)
     sd_s, ds = radial_sd(sil, jsil, roi.centre, roi.ang, roi.rad)
     assert dt is not None and ds is not None
-    z_t, z_s = sd_t / _BLUR_PX, sd_s / _BLUR_PX
+    z_t, z_s = sd_t / blur_px, sd_s / blur_px
     a_top = 0.5 * (1.0 - _erf(z_t / 1.4142135623730951))
     a_sil = 0.5 * (1.0 - _erf(z_s / 1.4142135623730951))
-    g_t = -np.exp(-0.5 * z_t**2)[:, None] * dt / (2.5066282746310002 * _BLUR_PX)
-    g_s = -np.exp(-0.5 * z_s**2)[:, None] * ds / (2.5066282746310002 * _BLUR_PX)
+    g_t = -np.exp(-0.5 * z_t**2)[:, None] * dt / (2.5066282746310002 * blur_px)
+    g_s = -np.exp(-0.5 * z_s**2)[:, None] * ds / (2.5066282746310002 * blur_px)
     side = a_sil - a_top
     ss = float(side @ side)
     beta = float(np.clip((roi.alpha - a_top) @ side / ss, 0.0, 1.0)) if ss > 1.0 else 1.0
@@ -255,15 +275,19 @@ def fit_solid(
     excluded: NDArray[np.bool_] | None = None,
     iterations: int = 10,
     fit_size: bool = True,
+    blur_px: float = _BLUR_PX,
+    floor: float = 0.0,
 ) -> Solid:
     """Fit a solid (a button's centre and diameter, a goalkeeper's centre and angle) to the
     coverage observed around its outlines: Gauss-Newton on the soft model of its silhouette.
 
-    ``fit_size=False`` keeps a button's diameter (the team's, once known).
+    ``fit_size=False`` keeps a button's diameter (the team's, once known); ``blur_px`` is the
+    edges' blur (wider where a piece differs from the felt in hue alone: JPEG halves the
+    colour's resolution); ``floor`` the felt's own distance to the model (:func:`noise_floor`).
     """
     free = 3 if (fit_size or s.kind == "goalkeeper") else 2
     lim = np.array([6.0, 6.0, 6.0 if s.kind == "button" else 0.2])[:free]
-    roi = _observed(camera, image, bg, s, excluded)
+    roi = _observed(camera, image, bg, s, excluded, floor)
     s.inliers = 0.0
     if roi is None:
         return s
@@ -275,7 +299,7 @@ def fit_solid(
     best: tuple[float, FloatArray, FloatArray, FloatArray] | None = None
     delta: FloatArray = np.zeros(free)
     for it in range(iterations + 1):
-        pred = _predict(camera, s, roi)
+        pred = _predict(camera, s, roi, blur_px)
         if pred is None:
             return s
         r = np.asarray(roi.alpha - pred[0], np.float64)
@@ -299,7 +323,7 @@ def fit_solid(
         )
         s.p[:free] += np.clip(delta, -lim, lim)
         if it == 1 and np.abs(delta[:2]).max() > 1.0:  # moved far: read the ROI again
-            roi = _observed(camera, image, bg, s, excluded) or roi
+            roi = _observed(camera, image, bg, s, excluded, floor) or roi
             best = None  # another set of pixels: costs are not comparable
         if np.abs(delta[:2]).max() < 0.02 and it >= 2:
             iterations = it + 1  # one more pass for the final residuals
@@ -331,6 +355,7 @@ def fit_keeper(
     excluded: NDArray[np.bool_] | None,
     half_length: float,
     accept: Callable[[Solid], bool],
+    floor: float = 0.0,
 ) -> Solid | None:
     """A goalkeeper fitted from a blob's centre and axis (``start``); when that start is poor
     (a blob a goal's net or a neighbour lengthens), from its usual place on the goal line and
@@ -350,7 +375,7 @@ def fit_keeper(
     best: Solid | None = None
     for dx, dy, da in starts:
         g = Solid("goalkeeper", np.array([c[0] + dx, c[1] + dy, ang + da]), height_mm, size_mm)
-        g = fit_solid(camera, image, bg, g, excluded)
+        g = fit_solid(camera, image, bg, g, excluded, floor=floor)
         if accept(g) and (best is None or g.inliers + g.robust > best.inliers + best.robust):
             best = g
             if g.inliers > 0.75:
@@ -369,15 +394,19 @@ def close(a: Solid, b: Solid) -> bool:
 
 def distinct(solids: list[Solid], kept: list[Solid] | None = None) -> list[Solid]:
     """The solids that do not overlap a better fit (or a ``kept`` one) by more than 5 mm: one
-    piece, two seeds (a goalkeeper counts by its half width)."""
+    piece, two seeds (a goalkeeper counts by its half width beside a button; two goalkeepers
+    by their half lengths, as two fits of one box can lie along it and a goalkeeper has no
+    other goalkeeper beside it)."""
 
-    def half(x: Solid) -> float:
-        return float(x.p[2] / 2 if x.kind == "button" else x.size[1] / 2)
+    def half(x: Solid, y: Solid) -> float:
+        if x.kind == "button":
+            return float(x.p[2] / 2)
+        return float(x.size[0] / 2 if y.kind == x.kind else x.size[1] / 2)
 
     keep: list[Solid] = list(kept or [])
     n_kept = len(keep)
     for x in sorted(solids, key=lambda q: -q.inliers):
-        if all(np.hypot(*(x.p[:2] - y.p[:2])) > half(x) + half(y) - 5.0 for y in keep):
+        if all(np.hypot(*(x.p[:2] - y.p[:2])) > half(x, y) + half(y, x) - 5.0 for y in keep):
             keep.append(x)
     return keep[n_kept:]
 

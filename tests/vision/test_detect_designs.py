@@ -1,0 +1,103 @@
+"""The detector on stills of designs that once lost pieces (issue 5, stills' recall).
+
+- a white team on a pale felt: its pale rim hardly differs from the felt, so the dark ring
+  printed inside it fitted as a smaller button (and what it left became a 'ball');
+- a black team on a dark green felt, strong noise: a faint edge whose noise floor bloated the
+  fits past the accepted diameters;
+- a goalkeeper fitted twice along its length counts once.
+
+Seeded renders with the true camera; footprint errors in table mm.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy.optimize import linear_sum_assignment
+
+from calibration.camera import preset_camera
+from geometry.tablespec import load_table
+from simulator.designs import FIELD_COLOURS, TEAM_DESIGNS, RenderStyle
+from simulator.match import Match
+from simulator.render import Renderer
+from simulator.state import FrameTruth
+from vision.detect import Detector
+from vision.detections import Detections
+from vision.solids import Solid, distinct
+
+TABLE = load_table("brasileira")
+
+
+@pytest.fixture(scope="module")
+def still_frame() -> FrameTruth:
+    frames = Match(TABLE, "brasileira", seed=11, fps=10).frames(40.0)
+    return next(f for f in list(frames)[60:] if not f.hands and not f.moving.any())
+
+
+def _errors(truth: FrameTruth, det: Detections, kind: str) -> tuple[np.ndarray, int, int]:
+    """Footprint errors (mm) of the matched pieces of ``kind``, misses and false ones."""
+    p = truth.pieces
+    ti, di = np.flatnonzero(p.kind == kind), np.flatnonzero(det.kind == kind)
+    cost = np.linalg.norm(p.xy_mm[ti][:, None] - det.xy_mm[di][None], axis=2)
+    a, b = linear_sum_assignment(cost)
+    ok = cost[a, b] < 15.0
+    return cost[a, b][ok], len(ti) - int(ok.sum()), len(di) - int(ok.sum())
+
+
+def _still(frame: FrameTruth, style: RenderStyle, preset: str, seed: int) -> Detections:
+    cam = preset_camera(preset, TABLE, (1920, 1080))
+    img = Renderer(TABLE, cam, style, rng=seed).render(frame)
+    return Detector(cam, TABLE).detect(img)
+
+
+def test_white_team_on_pale_felt(still_frame: FrameTruth) -> None:
+    """The buttons found at their own size, the faint white ball found in place, and no ball
+    made of a rim's leftovers.
+
+    One white button may still be lost: far from a tilted camera, its pale rim within ten grey
+    levels of the felt and its ring and number all that shows (a known limit, see
+    benchmarks/RESULTS.md)."""
+    style = RenderStyle.hard_pair("white_on_light", noise_sigma=4.0, jpeg_quality=80, seed=3)
+    det = _still(still_frame, style, "tilted", seed=31)
+    err, miss, false = _errors(still_frame, det, "button")
+    assert miss <= 1 and false == 0
+    assert np.median(err) < 0.6 and err.max() < 2.0
+    true_d = float(np.median(still_frame.pieces.size_mm[still_frame.pieces.kind == "button", 0]))
+    teams = set(det.team[det.kind == "button"])
+    assert len(teams) == 2
+    for team in teams:
+        d = det.size_mm[(det.kind == "button") & (det.team == team), 0]
+        assert abs(float(np.median(d)) - true_d) < 4.0, (team, d)
+    ball, miss_ball, false_ball = _errors(still_frame, det, "ball")
+    assert (miss_ball, false_ball) == (0, 0) and ball[0] < 0.5
+
+
+def test_dark_team_on_dark_felt(still_frame: FrameTruth) -> None:
+    """A black team (a white stripe) on a dark green felt under strong noise: all found.
+
+    Where only hue tells the black rim from the felt (JPEG blurs it), a few black buttons are
+    placed 2-4 mm off (one on the centre circle's line the worst), and the black goalkeeper
+    3 mm: found, not yet precise."""
+    style = RenderStyle(
+        teams={"A": TEAM_DESIGNS["black"], "B": TEAM_DESIGNS["blue"]},
+        field_bgr=FIELD_COLOURS["dark_green"],
+        noise_sigma=5.0,
+        jpeg_quality=75,
+        seed=4,
+    )
+    det = _still(still_frame, style, "overhead", seed=41)
+    err, miss, false = _errors(still_frame, det, "button")
+    assert (miss, false) == (0, 0)
+    assert np.median(err) < 0.6 and np.mean(err < 2.0) > 0.75 and err.max() < 5.0
+    keepers, miss_k, false_k = _errors(still_frame, det, "goalkeeper")
+    assert (miss_k, false_k) == (0, 0) and keepers.max() < 5.0  # the black one: 3.2 mm
+
+
+def test_one_goalkeeper_fitted_twice_counts_once() -> None:
+    """Two fits 10 mm apart along one 70 x 15 mm box are one goalkeeper; a button beside a
+    goalkeeper stays a piece of its own."""
+    a = Solid("goalkeeper", np.array([-991.5, 0.0, np.pi / 2]), 35.0, (70.0, 15.0), inliers=0.9)
+    b = Solid("goalkeeper", np.array([-990.0, 10.0, np.pi / 2]), 35.0, (70.0, 15.0), inliers=0.8)
+    c = Solid("button", np.array([-950.0, 0.0, 60.0]), 10.0, inliers=0.7)
+    kept = distinct([b, c, a])
+    assert kept == [a, c]
