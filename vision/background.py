@@ -198,6 +198,7 @@ class Background:
         self.unsteady = np.zeros((self.h, self.w), np.uint8)
         self.gain = np.ones(3, np.float32)
         self._sub: U8 | None = None
+        self._scaled: F32 | None = None  # image x gain, when the gain is not 1
         self._band = 0
         # Gain samples: felt pixels away from the lines, fixed so the estimate does not jitter.
         rng = np.random.default_rng(0)
@@ -215,7 +216,7 @@ class Background:
             raise ValueError(f"Background.set: expected {(self.h, self.w)}, got {image.shape[:2]}")
         self.image = np.ascontiguousarray(image, np.float32)
         self.gain[:] = 1.0
-        self._sub = None
+        self._sub = self._scaled = None
 
     def from_still(self, image_bgr: U8) -> None:
         """Use :meth:`still` of one image as the model."""
@@ -290,8 +291,18 @@ class Background:
         gain = np.median(ratio[good], axis=0).astype(np.float32)
         if np.abs(gain - self.gain).max() > 0.01:
             self.gain = gain
-            self._sub = None
+            self._sub = self._scaled = None
         return self.gain
+
+    def scaled(self) -> F32:
+        """The background (h, w, 3) with the gain applied (kept between frames: rebuilt when
+        the gain moves, a band at a time as :meth:`update` blends one in)."""
+        assert self.image is not None
+        if np.allclose(self.gain, 1.0):
+            return self.image
+        if self._scaled is None:
+            self._scaled = np.asarray(self.image * self.gain, np.float32)
+        return self._scaled
 
     def table_problem(self, image_bgr: U8) -> str:
         """Why the table is not where the camera says it is ("" when it is).
@@ -352,22 +363,36 @@ class Background:
         assert self.image is not None
         return np.asarray(self.image[y0:y1, x0:x1] * self.gain, np.float32)
 
+    def band_rows(self, bands: int = 16) -> tuple[int, int]:
+        """The rows ``(r0, r1)`` the next :meth:`update` blends in."""
+        b = self._band % bands
+        return b * self.h // bands, (b + 1) * self.h // bands
+
     def update(self, image_bgr: U8, covered: U8, rate: float = 0.1, bands: int = 16) -> None:
         """Blend the uncovered pixels of one horizontal band of rows into the model.
 
-        ``covered`` (h, w) uint8 is non-zero where pieces, hands and their shadows are; one band
-        of ``h / bands`` rows is updated per call, so the cost is a fraction of a frame's and a
-        pixel's time constant is ``bands / rate`` frames.
+        ``covered`` (h, w) uint8 is non-zero where pieces, hands and their shadows are (or only
+        its rows of the band, :meth:`band_rows`); one band of ``h / bands`` rows is updated per
+        call, so the cost is a fraction of a frame's and a pixel's time constant is
+        ``bands / rate`` frames.
         """
         assert self.image is not None
-        b = self._band % bands
+        r0, r1 = self.band_rows(bands)
         self._band += 1
-        r0, r1 = b * self.h // bands, (b + 1) * self.h // bands
+        if covered.shape[0] != r1 - r0:
+            covered = covered[r0:r1]
         seen = image_bgr[r0:r1].astype(np.float32) / self.gain
-        free = (covered[r0:r1] == 0) & (self.region[r0:r1] > 0)
-        band = self.image[r0:r1]
-        band[free] += np.float32(rate) * (seen[free] - band[free])
-        self._sub = None
+        free = ((covered == 0) & (self.region[r0:r1] > 0)).astype(np.uint8)
+        # band += rate * (seen - band) where free, in place
+        cv2.accumulateWeighted(seen, self.image[r0:r1], rate, mask=free)
+        # the derived images follow for this band's rows only
+        if self._scaled is not None:
+            self._scaled[r0:r1] = self.image[r0:r1] * self.gain
+        if self._sub is not None:
+            s, o = self.stride, self.stride // 2
+            i0, i1 = -(-(r0 - o) // s), -(-(r1 - o) // s)
+            rows = self.image[o + s * i0 : o + s * i1 : s, o::s] * self.gain
+            self._sub[i0:i1] = np.clip(rows + 0.5, 0, 255).astype(np.uint8)
 
 
 def foreground(

@@ -219,7 +219,12 @@ def _observed(
         image[y0:y1, x0:x1][use].astype(np.float32)[:, None], bg[y0:y1, x0:x1][use][:, None]
     )[:, 0]
     level = max(_EDGE_MIN, _LEVEL * _top_level(camera, image, bg, s))
-    return _Roi(np.clip(d / level, 0.0, 1.0).astype(np.float64), ang[use], rad[use], centre)
+    # the pixels in order of their angle: each fit step interpolates the outlines along it,
+    # which is several times faster over sorted points
+    ang, rad = ang[use], rad[use]
+    order = np.argsort(ang, kind="stable")
+    alpha = np.clip(d / level, 0.0, 1.0).astype(np.float64)
+    return _Roi(alpha[order], ang[order], rad[order], centre)
 
 
 def _predict(camera: Camera, s: Solid, roi: _Roi) -> tuple[FloatArray, FloatArray] | None:
