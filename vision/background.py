@@ -252,15 +252,23 @@ class Background:
             raise ValueError("Background.learn: no frames")
         if len(stack) > max_frames:
             stack = [stack[i] for i in np.linspace(0, len(stack) - 1, max_frames).astype(int)]
-        cube = np.stack(stack)
-        med = np.median(cube, axis=0).astype(np.float32)
-        # where the frames disagree with their median (a piece moved there while they were
-        # taken) the median is a mixture of felt and piece, no empty table
+        # a band of rows at a time: the frames' cube and the median's temporaries stay small
+        # (the whole cube, its sorted copy and a float64 median were ~300 MB at 1080p)
+        h = stack[0].shape[0]
+        med = np.empty(stack[0].shape, np.float32)
         away = np.zeros(med.shape[:2], np.float32)
-        for f in cube:
-            diff = cv2.absdiff(f.astype(np.float32), med)
-            away += cv2.transform(diff, np.ones((1, 3), np.float32)) > _UNSTEADY_LEVEL
-        self.unsteady = (away >= max(2.0, 0.2 * len(cube))).astype(np.uint8)
+        for r0 in range(0, h, 64):
+            cube = np.stack([f[r0 : r0 + 64] for f in stack])
+            m = med[r0 : r0 + 64]
+            m[:] = np.median(cube, axis=0)
+            # where the frames disagree with their median (a piece moved there while they
+            # were taken) the median is a mixture of felt and piece, no empty table
+            for f in cube:
+                diff = cv2.absdiff(f.astype(np.float32), m)
+                away[r0 : r0 + 64] += (
+                    cv2.transform(diff, np.ones((1, 3), np.float32)) > _UNSTEADY_LEVEL
+                )
+        self.unsteady = (away >= max(2.0, 0.2 * len(stack))).astype(np.uint8)
         self.set(med)
         return med
 

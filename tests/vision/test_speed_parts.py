@@ -135,3 +135,27 @@ def test_fit_is_the_same_whatever_the_order_of_its_pixels(
     assert abs(sorted_fit.inliers - other.inliers) < 1e-9
     assert np.hypot(*(sorted_fit.p[:2] - [103.0, -57.0])) < 0.5
     assert sorted_fit.inliers > 0.8
+
+
+def test_learning_by_bands_is_the_whole_frames_median() -> None:
+    """The median and the unsteady pixels learned a band of rows at a time (for memory) are
+    those of the whole frames' cube."""
+    bg, _ = _background((960, 540), 4)
+    rng = np.random.default_rng(5)
+    base = rng.integers(60, 200, (540, 960, 3), dtype=np.uint8)
+    frames = []
+    for _k in range(7):
+        f = base.copy()
+        y, x = rng.integers(0, 500), rng.integers(0, 900)
+        f[y : y + 40, x : x + 60] = rng.integers(0, 256, 3, dtype=np.uint8)  # a moving thing
+        frames.append(np.clip(f + rng.normal(0, 3, f.shape), 0, 255).astype(np.uint8))
+    med = bg.learn(frames)
+    cube = np.stack(frames)
+    want = np.median(cube, axis=0).astype(np.float32)
+    away = np.zeros(want.shape[:2], np.float32)
+    for f in cube:
+        diff = cv2.absdiff(f.astype(np.float32), want)
+        away += cv2.transform(diff, np.ones((1, 3), np.float32)) > 45.0
+    assert np.array_equal(med, want)
+    assert np.array_equal(bg.unsteady, (away >= 2.0).astype(np.uint8))
+    assert bg.unsteady.any()
