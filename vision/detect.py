@@ -157,6 +157,7 @@ class Detector:
         # mm per full-resolution pixel at each coarse pixel (at a button's height)
         step = np.asarray(np.gradient(self._xy_sub, axis=1))
         self._mm_px = np.nan_to_num(np.hypot(step[..., 0], step[..., 1]) / self.stride, nan=0.0)
+        self._px_mm2 = (self._mm_px * self.stride) ** 2  # a coarse pixel's area on the table
         # one pixel in from the rails, where the felt's model meets the wood's
         region = cv2.erode(self.bg.region, np.ones((7, 7), np.uint8))
         sub_region = region[o :: self.stride, o :: self.stride] > 0
@@ -239,8 +240,10 @@ class Detector:
         fg, self._level = foreground(sub, self.bg.sub, self._region, lines=self._lines)
         self._fg = fg
         n, labels, stats = _components(fg)
-        px_mm2 = (self._mm_px * s) ** 2
-        area = np.bincount(labels.ravel(), weights=px_mm2.ravel(), minlength=n)
+        # each blob's area in mm2 (label 0, the table, left at 0): summed over the foreground's
+        # pixels only, in the same order as over the whole grid
+        on = np.flatnonzero(fg)
+        area = np.bincount(labels.ravel()[on], weights=self._px_mm2.ravel()[on], minlength=n)
         rim_hit = np.bincount(labels[self._rim], minlength=n) > 0
         hands = np.zeros_like(fg)
         for k in range(1, n):
@@ -456,7 +459,7 @@ class Detector:
         """Blobs of a coarse mask: (table points (k, 2), area mm2, full-res pixels (k, 2))."""
         n, labels, stats = _components(mask)
         out = []
-        px_mm2 = (self._mm_px * self.stride) ** 2
+        px_mm2 = self._px_mm2
         for k in range(1, n):
             x, y, w, h = stats[k, :4]
             iy, ix = nonzero_yx(labels[y : y + h, x : x + w] == k)
