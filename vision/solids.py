@@ -51,6 +51,14 @@ _BLUR_PX = 0.8  # edge blur of the model (pixel area, lens, compression)
 _LEVEL = 0.9  # the top face's median distance to the felt x this = full coverage
 
 
+_RING_COS = np.cos(np.linspace(0.0, 2.0 * np.pi, _K, endpoint=False))
+_RING_SIN = np.sin(np.linspace(0.0, 2.0 * np.pi, _K, endpoint=False))
+_BUTTON_DXDP = np.zeros((2 * _K, 3, 3))  # d(x, y, z)/d(x, y, diameter) of a button's points
+_BUTTON_DXDP[:, 0, 0] = _BUTTON_DXDP[:, 1, 1] = 1.0
+_BUTTON_DXDP[:, 0, 2], _BUTTON_DXDP[:, 1, 2] = np.tile(_RING_COS / 2, 2), np.tile(_RING_SIN / 2, 2)
+_BUTTON_DXDP.flags.writeable = False
+
+
 @dataclass
 class Solid:
     """A button (p = x, y, diameter) or a goalkeeper (p = x, y, angle) being fitted."""
@@ -68,22 +76,16 @@ class Solid:
     sized: bool = False  # fitted at its team's diameter already
 
     def points(self) -> tuple[FloatArray, FloatArray]:
-        """3D points (K, 3) whose projected hull is the silhouette, and dX/dp (K, 3, 3)."""
+        """3D points (K, 3) whose projected hull is the silhouette, and dX/dp (K, 3, 3)
+        (a button's is the same at every p: shared, not to be written to)."""
         x, y, q = self.p
         if self.kind == "button":
-            ang = np.linspace(0.0, 2.0 * np.pi, _K, endpoint=False)
-            c, s = np.cos(ang), np.sin(ang)
-            ring = np.column_stack([x + q / 2 * c, y + q / 2 * s])
-            xyz = np.concatenate(
-                [
-                    np.column_stack([ring, np.zeros(_K)]),
-                    np.column_stack([ring, np.full(_K, self.height)]),
-                ]
-            )
-            d = np.zeros((2 * _K, 3, 3))
-            d[:, 0, 0] = d[:, 1, 1] = 1.0
-            d[:, 0, 2], d[:, 1, 2] = np.tile(c / 2, 2), np.tile(s / 2, 2)
-            return xyz, d
+            xyz = np.empty((2 * _K, 3))
+            xyz[:_K, 0] = x + q / 2 * _RING_COS
+            xyz[:_K, 1] = y + q / 2 * _RING_SIN
+            xyz[_K:, :2] = xyz[:_K, :2]
+            xyz[:_K, 2], xyz[_K:, 2] = 0.0, self.height
+            return xyz, _BUTTON_DXDP
         c4 = rectangle_corners(np.array([[x, y]]), np.array([self.size]), np.array([q]))[0]
         xyz = np.concatenate(
             [np.column_stack([c4, np.zeros(4)]), np.column_stack([c4, np.full(4, self.height)])]
@@ -127,11 +129,15 @@ def radial_sd(
     """
     d = poly - centre
     pa, pr = np.arctan2(d[:, 1], d[:, 0]), np.hypot(d[:, 0], d[:, 1])
-    t = np.roll(poly, -1, axis=0) - np.roll(poly, 1, axis=0)
-    nrm = np.column_stack([t[:, 1], -t[:, 0]])
-    nrm /= np.maximum(np.linalg.norm(nrm, axis=1, keepdims=True), 1e-9)
-    nrm *= np.where(np.sum(nrm * d, axis=1) < 0, -1.0, 1.0)[:, None]
-    cos = np.sum(nrm * d, axis=1) / np.maximum(pr, 1e-9)
+    nxt, prv = _neighbours(len(poly))
+    t = poly[nxt] - poly[prv]
+    nrm = np.empty_like(t)
+    nrm[:, 0], nrm[:, 1] = t[:, 1], -t[:, 0]
+    nrm /= np.maximum(np.hypot(nrm[:, 0], nrm[:, 1]), 1e-9)[:, None]
+    dot = nrm[:, 0] * d[:, 0] + nrm[:, 1] * d[:, 1]
+    sign = np.where(dot < 0, -1.0, 1.0)  # outward
+    nrm *= sign[:, None]
+    cos = dot * sign / np.maximum(pr, 1e-9)
     order = np.argsort(pa)
     order = np.concatenate([order[-1:], order, order[:1]])  # wrap around by hand: np.interp's
     xp = pa[order]  # own ``period`` sorts and copies on every call
@@ -140,9 +146,22 @@ def radial_sd(
     sd = np.asarray((rad - np.interp(ang, xp, pr[order])) * np.interp(ang, xp, cos[order]))
     if jac is None:
         return sd, None
-    move = np.einsum("vi,vip->vp", nrm, jac)[order]
-    dsd = np.column_stack([-np.interp(ang, xp, move[:, k]) for k in range(jac.shape[2])])
-    return sd, dsd
+    move = np.einsum("vi,vip->pv", nrm, jac)[:, order]
+    dsd = np.empty((len(ang), len(move)))
+    for k in range(len(move)):
+        dsd[:, k] = np.interp(ang, xp, move[k])
+    return sd, -dsd
+
+
+_NEIGHBOURS: dict[int, tuple[NDArray[np.intp], NDArray[np.intp]]] = {}
+
+
+def _neighbours(v: int) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+    """Indices of each vertex's next and previous one in a closed polygon of ``v`` vertices."""
+    got = _NEIGHBOURS.get(v)
+    if got is None:
+        got = _NEIGHBOURS[v] = (np.r_[1:v, 0], np.r_[v - 1, 0 : v - 1])
+    return got
 
 
 def _densify(poly: FloatArray, per_edge: int = 8) -> FloatArray:
@@ -172,8 +191,10 @@ def _polygons(
     top, jtop = uv[on_top], jac[on_top]
     idx = cv2.convexHull(uv.astype(np.float32), returnPoints=False)[:, 0]
     sil, jsil = uv[idx], jac[idx]
-    if s.kind == "goalkeeper":
-        top, jtop, sil, jsil = _densify(top), _densify(jtop), _densify(sil), _densify(jsil)
+    if s.kind == "goalkeeper":  # points and Jacobians densified together: (V, 2, 1 + 3)
+        both_t = _densify(np.concatenate([top[:, :, None], jtop], axis=2))
+        both_s = _densify(np.concatenate([sil[:, :, None], jsil], axis=2))
+        top, jtop, sil, jsil = both_t[:, :, 0], both_t[:, :, 1:], both_s[:, :, 0], both_s[:, :, 1:]
     return top, jtop, sil, jsil
 
 
@@ -226,8 +247,12 @@ def _observed(
     )[:, 0]
     level = max(_EDGE_MIN, _LEVEL * _top_level(camera, image, bg, s))
     floor = min(floor, 0.5 * level)
-    alpha = np.clip((d - floor) / (level - floor), 0.0, 1.0)
-    return _Roi(alpha.astype(np.float64), ang[use], rad[use], centre)
+    alpha = np.clip((d - floor) / (level - floor), 0.0, 1.0).astype(np.float64)
+    # the pixels in order of their angle: each fit step interpolates the outlines along it,
+    # which is several times faster over sorted points
+    ang, rad = ang[use], rad[use]
+    order = np.argsort(ang, kind="stable")
+    return _Roi(alpha[order], ang[order], rad[order], centre)
 
 
 def noise_floor(image: U8, bg: NDArray[np.float32], idx: tuple[NDArray[np.intp], ...]) -> float:
@@ -256,11 +281,12 @@ def _predict(
     sd_t, dt = radial_sd(top, jtop, roi.centre, roi.ang, roi.rad)
     sd_s, ds = radial_sd(sil, jsil, roi.centre, roi.ang, roi.rad)
     assert dt is not None and ds is not None
-    z_t, z_s = sd_t / blur_px, sd_s / blur_px
-    a_top = 0.5 * (1.0 - _erf(z_t / 1.4142135623730951))
-    a_sil = 0.5 * (1.0 - _erf(z_s / 1.4142135623730951))
-    g_t = -np.exp(-0.5 * z_t**2)[:, None] * dt / (2.5066282746310002 * blur_px)
-    g_s = -np.exp(-0.5 * z_s**2)[:, None] * ds / (2.5066282746310002 * blur_px)
+    n = len(sd_t)
+    z = np.concatenate([sd_t, sd_s]) / blur_px  # both outlines in one pass
+    a = 0.5 * (1.0 - _erf(z / 1.4142135623730951))
+    gauss = np.exp(-0.5 * z**2) / (-2.5066282746310002 * blur_px)
+    a_top, a_sil = a[:n], a[n:]
+    g_t, g_s = gauss[:n, None] * dt, gauss[n:, None] * ds
     side = a_sil - a_top
     ss = float(side @ side)
     beta = float(np.clip((roi.alpha - a_top) @ side / ss, 0.0, 1.0)) if ss > 1.0 else 1.0

@@ -1,0 +1,161 @@
+"""The detector's shortcuts for speed (issue 5, "Speed") give what the plain computations give:
+the coarse grid, the background's band update and its derived images, the masks computed on a
+band of rows only, the fits' pixels in order of their angle.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from calibration.camera import preset_camera
+from geometry.tablespec import load_table
+from vision import solids
+from vision.background import Background
+from vision.detect import Detector, _subsample
+from vision.solids import Solid, fit_solid
+
+TABLE = load_table("brasileira")
+
+
+@pytest.mark.parametrize(("w", "h", "stride"), [(1920, 1080, 3), (1280, 720, 3), (64, 48, 2)])
+def test_subsample_is_the_strided_grid(w: int, h: int, stride: int) -> None:
+    img = np.random.default_rng(w).integers(0, 256, (h, w, 3), dtype=np.uint8)
+    o = stride // 2
+    assert np.array_equal(_subsample(img, stride), img[o::stride, o::stride])
+
+
+def _background(size: tuple[int, int], seed: int) -> tuple[Background, np.ndarray]:
+    cam = preset_camera("tilted", TABLE, size)
+    bg = Background(cam, TABLE, stride=3)
+    rng = np.random.default_rng(seed)
+    w, h = size
+    bg.set(rng.uniform(40, 200, (h, w, 3)).astype(np.float32))
+    return bg, rng.integers(0, 256, (h, w, 3), dtype=np.uint8)
+
+
+@pytest.mark.parametrize("size", [(960, 540), (1280, 720)])
+def test_band_update_keeps_the_derived_images(size: tuple[int, int]) -> None:
+    """After a gain change and band updates, the kept coarse and scaled images are the ones
+    rebuilt from scratch; the blend is the documented running average on free pixels."""
+    bg, img = _background(size, 1)
+    bg.gain = np.array([1.05, 0.97, 1.02], np.float32)
+    _ = bg.sub, bg.scaled()  # built, then kept up to date band by band
+    rng = np.random.default_rng(2)
+    for _k in range(5):
+        before = bg.image.copy()  # type: ignore[union-attr]
+        r0, r1 = bg.band_rows()
+        covered = (rng.random(img.shape[:2]) < 0.3).astype(np.uint8)
+        bg.update(img, covered[r0:r1] if _k % 2 else covered)
+        seen = img.astype(np.float32) / bg.gain
+        free = (covered == 0) & (bg.region > 0)
+        free[:r0] = free[r1:] = False
+        want = before.copy()
+        want[free] += np.float32(0.1) * (seen[free] - before[free])
+        assert np.array_equal(bg.image, want)
+        assert np.array_equal(bg.image[~free], before[~free])  # type: ignore[index]
+    kept_sub, kept_scaled = bg.sub.copy(), bg.scaled().copy()
+    bg._sub = bg._scaled = None
+    assert np.array_equal(kept_sub, bg.sub)
+    assert np.array_equal(kept_scaled, bg.scaled())
+
+
+@pytest.mark.parametrize("size", [(960, 540), (1280, 720)])
+def test_masks_on_a_band_of_rows_are_the_frames_rows(size: tuple[int, int]) -> None:
+    cam = preset_camera("tilted", TABLE, size)
+    det = Detector(cam, TABLE)
+    rng = np.random.default_rng(3)
+    hands = np.zeros(det._region.shape, bool)
+    hands[40:70, 100:160] = True
+    solids = []
+    for x, y in rng.uniform(-400, 400, (12, 2)):
+        s = Solid("button", np.array([x, y, 45.0]), 12.0)
+        s.hull = cam.table_to_image(
+            np.array(
+                [[x + 22 * np.cos(a), y + 22 * np.sin(a), 0.0] for a in np.arange(0, 6.3, 0.3)]
+            )
+        )
+        solids.append(s)
+    hc, wc = hands.shape
+    hands[hc - 8 :, wc - 20 :] = hands[:5, 300:330] = True  # at the image's edges too
+    w, h = size
+    full = det._excluded(solids, hands)
+    ref = np.zeros((h, w), np.uint8)  # the plain computation, on the whole frame
+    cv2.fillPoly(ref, [np.round(x.hull * 16).astype(np.int32) for x in solids], 1, cv2.LINE_8, 4)
+    ref = cv2.dilate(ref, np.ones((5, 5), np.uint8))
+    up_ref = cv2.resize(hands.astype(np.uint8), (w, h), interpolation=cv2.INTER_NEAREST)
+    ref |= cv2.dilate(up_ref, np.ones((7, 7), np.uint8))
+    assert np.array_equal(full, ref > 0)
+    up = cv2.resize(hands.astype(np.uint8), (w, h), interpolation=cv2.INTER_NEAREST)
+    assert np.array_equal(det._upsample(hands.astype(np.uint8)), up)
+    found = {"solids": solids, "hands": hands, "ball": None}
+    cov = det._covered(found, grow_px=4)
+    for r0, r1 in [(0, h // 16), (h // 3, h // 3 + 37), (h - 50, h)]:
+        a, b = max(0, r0 - 3), min(h, r1 + 3)  # the dilations' reach
+        part = det._excluded(solids, hands, rows=(a, b))
+        assert np.array_equal(part[r0 - a : r1 - a], full[r0:r1])
+        assert np.array_equal(det._upsample(hands.astype(np.uint8), (r0, r1)), up[r0:r1])
+        assert np.array_equal(det._covered(found, 4, rows=(r0, r1)), cov[r0:r1])
+
+
+def test_fit_is_the_same_whatever_the_order_of_its_pixels(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The fits' pixels are sorted by angle (for speed): a button fitted on a synthetic image
+    comes out the same from its pixels in another order, and where it was drawn."""
+    cam = preset_camera("overhead", TABLE, (960, 540))
+    w, h = cam.image_size
+    bg = np.full((h, w, 3), (40.0, 120.0, 40.0), np.float32)
+    img = bg.astype(np.uint8).copy()
+    ring = np.arange(0, 2 * np.pi, 0.02)
+    pts = [
+        np.column_stack([103 + 24 * np.cos(ring), -57 + 24 * np.sin(ring), np.full(len(ring), z)])
+        for z in (0.0, 12.0)
+    ]
+    hull = cv2.convexHull(cam.table_to_image(np.concatenate(pts)).astype(np.float32))[:, 0]
+    cv2.fillPoly(img, [np.round(hull * 16).astype(np.int32)], (30, 30, 200), cv2.LINE_AA, 4)
+
+    def fit() -> Solid:
+        return fit_solid(cam, img, bg, Solid("button", np.array([100.0, -55.0, 44.0]), 12.0))
+
+    sorted_fit = fit()
+    observed = solids._observed
+
+    def shuffled(*args: object) -> solids._Roi | None:
+        roi = observed(*args)  # type: ignore[arg-type]
+        if roi is not None:
+            k = np.random.default_rng(0).permutation(len(roi.alpha))
+            roi = solids._Roi(roi.alpha[k], roi.ang[k], roi.rad[k], roi.centre)
+        return roi
+
+    monkeypatch.setattr(solids, "_observed", shuffled)
+    other = fit()
+    assert np.allclose(sorted_fit.p, other.p, atol=1e-6)
+    assert abs(sorted_fit.inliers - other.inliers) < 1e-9
+    assert np.hypot(*(sorted_fit.p[:2] - [103.0, -57.0])) < 0.5
+    assert sorted_fit.inliers > 0.8
+
+
+def test_learning_by_bands_is_the_whole_frames_median() -> None:
+    """The median and the unsteady pixels learned a band of rows at a time (for memory) are
+    those of the whole frames' cube."""
+    bg, _ = _background((960, 540), 4)
+    rng = np.random.default_rng(5)
+    base = rng.integers(60, 200, (540, 960, 3), dtype=np.uint8)
+    frames = []
+    for _k in range(7):
+        f = base.copy()
+        y, x = rng.integers(0, 500), rng.integers(0, 900)
+        f[y : y + 40, x : x + 60] = rng.integers(0, 256, 3, dtype=np.uint8)  # a moving thing
+        frames.append(np.clip(f + rng.normal(0, 3, f.shape), 0, 255).astype(np.uint8))
+    med = bg.learn(frames)
+    cube = np.stack(frames)
+    want = np.median(cube, axis=0).astype(np.float32)
+    away = np.zeros(want.shape[:2], np.float32)
+    for f in cube:
+        diff = cv2.absdiff(f.astype(np.float32), want)
+        away += cv2.transform(diff, np.ones((1, 3), np.float32)) > 45.0
+    assert np.array_equal(med, want)
+    assert np.array_equal(bg.unsteady, (away >= 2.0).astype(np.uint8))
+    assert bg.unsteady.any()
