@@ -39,7 +39,6 @@ WINDOW_S = 1.0  # seconds each side of the moment
 LEARN_FRAMES = 15
 U8 = NDArray[np.uint8]
 FloatArray = NDArray[np.float64]
-MODEL_SIGMA_MM = 0.05  # the ball model's own error, as vision.detect adds it
 
 
 def add_parsers(sub: Any) -> None:
@@ -82,6 +81,8 @@ def ball_track(
 ) -> tuple[BallTrack, dict[int, U8]]:
     """The ball fitted afresh on each ``(index, image)`` (:meth:`Detector.refit_ball` after the
     detector found it: no fit kept from an earlier frame), and the images by index."""
+    from vision.detect import ball_sigma_mm
+
     ks, ts, xys, sigmas = [], [], [], []
     images: dict[int, U8] = {}
     last: FloatArray | None = None
@@ -97,8 +98,7 @@ def ball_track(
             xy, sig = det.xy_mm[j], float(det.sigma_mm[j])
             fit = detector.refit_ball(xy)
             if fit is not None and np.isfinite(fit.xy_mm).all() and np.hypot(*(fit.xy_mm - xy)) < 5:
-                # the fit's own sigma and the model's error
-                xy, sig = fit.xy_mm, float(np.hypot(fit.sigma_mm, MODEL_SIGMA_MM))
+                xy, sig = fit.xy_mm, ball_sigma_mm(fit)  # as the detector reports it
             last = xy
         ks.append(k)
         ts.append(k / fps)

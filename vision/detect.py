@@ -65,7 +65,7 @@ from vision.solids import (
 )
 from vision.teams import TeamModel, TeamModelError, bgr_to_lab
 
-__all__ = ["BUTTON_DIAMETER_MM", "Detector", "DetectorError"]
+__all__ = ["BUTTON_DIAMETER_MM", "Detector", "DetectorError", "ball_sigma_mm"]
 
 FloatArray = NDArray[np.float64]
 U8 = NDArray[np.uint8]
@@ -73,7 +73,9 @@ BUTTON_DIAMETER_MM = (22.0, 66.0)  # accepted fitted diameters (buttons are 25-6
 _HAND_MM2 = 4500.0  # a blob this large reaching the rails is a hand (a 60 mm button: 2827)
 # The models' own error (JPEG's chroma blur, shading, a side seen in part), which the fits'
 # residuals do not show, added to their sigma: the spread measured by bench_detect (stills).
-_MODEL_SIGMA_MM = {"button": 0.3, "goalkeeper": 0.6, "ball": 0.05}
+# The ball's: 2D errors within 2 sigma on 86.5% of stills is a calibrated per-axis sigma; with
+# 0.05 mm it was 59% / 91% (seeds 500-521 / 900-922), with 0.08 mm 91% / 96%.
+_MODEL_SIGMA_MM = {"button": 0.3, "goalkeeper": 0.6, "ball": 0.08}
 _SEED_MM = 10.0  # distance-transform radius that seeds a button
 _MIN_INLIERS = 0.4
 _MIN_INLIERS_KEEPER = 0.6
@@ -108,6 +110,13 @@ def _subsample(img: U8, stride: int) -> U8:
         return np.asarray(cv2.resize(img, size, interpolation=cv2.INTER_NEAREST_EXACT), np.uint8)
     o = stride // 2
     return np.ascontiguousarray(img[o::stride, o::stride])
+
+
+def ball_sigma_mm(fit: BallFit) -> float:
+    """The 1-sigma (mm, per axis) of a ball fit's footprint: twice the fit's own figure (it
+    leaves out the model's shading and blur errors) and the model's floor, in quadrature."""
+    s_mm = 2.0 * fit.sigma_mm if np.isfinite(fit.sigma_mm) else 1.0
+    return math.hypot(s_mm, _MODEL_SIGMA_MM["ball"])
 
 
 class DetectorError(ValueError):
@@ -817,11 +826,9 @@ class Detector:
             size = (x.p[2], x.p[2]) if disc else x.size
             rows.append((x.kind, x.team, x.p[:2].copy(), top, size, angle, conf, sigma))
         if isinstance(ball, BallFit):
-            # x2: the fit's own figure leaves out the model's shading and blur errors
-            s_mm = 2.0 * ball.sigma_mm if np.isfinite(ball.sigma_mm) else 1.0
             d = self.sizes.ball_diameter
             conf = float(np.clip(ball.explained, 0, 1))
-            sigma = math.hypot(s_mm, _MODEL_SIGMA_MM["ball"])
+            sigma = ball_sigma_mm(ball)
             rows.append(("ball", "", ball.xy_mm, ball.uv_px, (d, d), 0.0, conf, sigma))
         polys = hand_polygons(hands, self.camera, self.stride, self.sizes.button_height)
         if not rows:
