@@ -63,9 +63,15 @@ class Case:
 
 
 def random_camera(
-    rng: np.random.Generator, table: TableSpec, size: tuple[int, int], max_tries: int = 500
+    rng: np.random.Generator,
+    table: TableSpec,
+    size: tuple[int, int],
+    max_tries: int = 500,
+    max_tilt_deg: float = 25.0,
 ) -> tuple[Camera, float, int]:
-    """A camera per the acceptance ranges that sees the whole field; (camera, tilt, redraws)."""
+    """A camera per the acceptance ranges that sees the whole field; (camera, tilt, redraws).
+
+    ``max_tilt_deg`` narrows the tilt's range (0 to it) without changing the other draws."""
     hl, hw = table.half_length, table.half_width
     t = np.linspace(-1.0, 1.0, 41)
     edge = np.concatenate(
@@ -76,7 +82,7 @@ def random_camera(
     w, h = size
     for k in range(max_tries):
         height = rng.uniform(1300.0, 2200.0)
-        tilt = rng.uniform(0.0, 25.0)
+        tilt = rng.uniform(0.0, max_tilt_deg)
         hfov = rng.uniform(55.0, 80.0)
         k1 = rng.uniform(-0.25, 0.05)
         az = rng.uniform(0.0, 2.0 * np.pi)
@@ -131,12 +137,17 @@ def _felt(rng: np.random.Generator) -> tuple[str, tuple[int, int, int]]:
     return "random", (int(bgr[0]), int(bgr[1]), int(bgr[2]))
 
 
-def random_case(seed: int, size: tuple[int, int] | None = None, table: str | None = None) -> Case:
+def random_case(
+    seed: int,
+    size: tuple[int, int] | None = None,
+    table: str | None = None,
+    max_tilt_deg: float = 25.0,
+) -> Case:
     """A seeded picture: random camera, felt, lighting, blur, noise, JPEG, pieces and hands."""
     rng = np.random.default_rng(seed)
     size = size or SIZES[int(rng.integers(len(SIZES)))]
     spec = load_table(table or TABLES[int(rng.integers(len(TABLES)))])
-    cam, tilt, _ = random_camera(rng, spec, size)
+    cam, tilt, _ = random_camera(rng, spec, size, max_tilt_deg=max_tilt_deg)
     felt_name, felt = _felt(rng)
     style = RenderStyle(
         field_bgr=felt,
