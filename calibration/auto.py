@@ -486,7 +486,41 @@ def _crossbar_points(
     if len(found) and len(uv_flat):
         d, _ = cKDTree(uv_flat).query(found.uv_px)
         found = found.subset(d > max(3.0, 1.5 * bar_px))
-    return found
+    return _smooth_along_bars(found, cam, model)
+
+
+def _smooth_along_bars(found: LinePoints, cam: Camera, model: ModelCurves) -> LinePoints:
+    """The points whose offsets across their crossbar follow the bar.
+
+    A crossbar is straight: against the current camera, its centres' offsets vary smoothly
+    along it (a quadratic: wrong focal length, pose, distortion); a point a piece or the
+    net's edge pulls aside departs from that curve. Per bar, points more than 3 robust
+    sigmas (from the median absolute deviation) off a quadratic fit are dropped, thrice.
+    """
+    bar = np.flatnonzero(model.xyz_mm[:, 2] > 0)
+    uv_m, normal_m = _project(cam, model)
+    bar = bar[np.isfinite(uv_m[bar, 0])]
+    if len(found) == 0 or len(bar) == 0:
+        return found
+    _, k = cKDTree(uv_m[bar]).query(found.uv_px)
+    sample = bar[k]
+    offset = ((found.uv_px - uv_m[sample]) * normal_m[sample]).sum(axis=1)
+    along = model.xyz_mm[sample, 1] / max(float(np.abs(model.xyz_mm[bar, 1]).max()), 1e-9)
+    keep = np.ones(len(found), bool)
+    for m in np.unique(model.marking[sample]):
+        on = np.flatnonzero(model.marking[sample] == m)
+        if len(on) < 8:
+            continue
+        ok = np.ones(len(on), bool)
+        for _ in range(3):
+            coef = np.polyfit(along[on[ok]], offset[on[ok]], 2)
+            dev = offset[on] - np.polyval(coef, along[on])
+            sigma = 1.4826 * float(np.median(np.abs(dev[ok])))
+            ok = np.abs(dev) <= 3.0 * sigma + 1e-3
+            if ok.sum() < 8:
+                break
+        keep[on] = ok
+    return found.subset(keep)
 
 
 def _lines_reach(
