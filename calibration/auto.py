@@ -513,8 +513,11 @@ def _smooth_along_bars(found: LinePoints, cam: Camera, model: ModelCurves) -> Li
             continue
         ok = np.ones(len(on), bool)
         for _ in range(3):
-            coef = np.polyfit(along[on[ok]], offset[on[ok]], 2)
-            dev = offset[on] - np.polyval(coef, along[on])
+            # (lstsq: points bunched along the bar make the quadratic rank-deficient; its fitted
+            # values, all the trimming uses, are still unique.)
+            basis = np.column_stack([np.ones(len(on)), along[on], along[on] ** 2])
+            coef = np.linalg.lstsq(basis[ok], offset[on[ok]], rcond=None)[0]
+            dev = offset[on] - basis @ coef
             sigma = 1.4826 * float(np.median(np.abs(dev[ok])))
             ok = np.abs(dev) <= 3.0 * sigma + 1e-3
             if ok.sum() < 8:
