@@ -101,9 +101,23 @@ def _project(cam: Camera, model: ModelCurves) -> tuple[FloatArray, FloatArray]:
 
 
 class _Match:
-    """Line points matched to model samples: indices, residuals across the curve."""
+    """Line points matched to model samples: indices, residuals across the curve.
 
-    def __init__(self, cam: Camera, model: ModelCurves, lines: LinePoints, gate_px: float) -> None:
+    ``n_paint``: the first ``n_paint`` line points are the paint's (matched to the painted
+    markings only), the rest the crossbars' (matched to the crossbars only); None: any point
+    to any sample. The paint's detector also fires on a crossbar, centred toward its brighter
+    flank (the net): matched to the crossbar, such points were 0.2-0.4 px outward and pulled
+    a near-overhead focal length down by up to 1.5%.
+    """
+
+    def __init__(
+        self,
+        cam: Camera,
+        model: ModelCurves,
+        lines: LinePoints,
+        gate_px: float,
+        n_paint: int | None = None,
+    ) -> None:
         uv_m, normal_m = _project(cam, model)
         valid = np.flatnonzero(np.isfinite(uv_m[:, 0]))
         self.point = np.zeros(0, np.intp)
@@ -112,11 +126,26 @@ class _Match:
         self.residual = np.zeros(0)
         if len(valid) < 10 or len(lines) == 0:
             return
-        tree = cKDTree(uv_m[valid])
-        dist, j = tree.query(lines.uv_px, distance_upper_bound=gate_px)
-        hit = np.isfinite(dist)
-        point = np.flatnonzero(hit)
-        sample = valid[j[hit]]
+        if n_paint is None:
+            groups = [(np.arange(len(lines)), valid)]
+        else:
+            flat = model.xyz_mm[valid, 2] == 0
+            groups = [
+                (np.arange(min(n_paint, len(lines))), valid[flat]),
+                (np.arange(n_paint, len(lines)), valid[~flat]),
+            ]
+        points, samples = [], []
+        for pts, cand in groups:
+            if len(pts) == 0 or len(cand) == 0:
+                continue
+            dist, j = cKDTree(uv_m[cand]).query(lines.uv_px[pts], distance_upper_bound=gate_px)
+            hit = np.isfinite(dist)
+            points.append(pts[hit])
+            samples.append(cand[j[hit]])
+        if not points:
+            return
+        point = np.concatenate(points)
+        sample = np.concatenate(samples)
         n_model = normal_m[sample]
         # The detected line must run along the model curve (30 deg): a piece's rim crossing a
         # line is not that line.
@@ -134,11 +163,13 @@ def _icp(
     max_points: int = 6000,
     priors: dict[str, tuple[float, float]] | None = None,
     off_plane_weight: float = _OFF_PLANE_WEIGHT,
+    n_paint: int | None = None,
 ) -> tuple[Camera, _Match]:
-    """Rounds of (match within the gate, robust fit); ``schedule``: (gate px, free, f_scale px)."""
-    match = _Match(cam, model, lines, schedule[0][0])
+    """Rounds of (match within the gate, robust fit); ``schedule``: (gate px, free, f_scale px);
+    ``n_paint`` as in :class:`_Match`."""
+    match = _Match(cam, model, lines, schedule[0][0], n_paint)
     for gate, free, f_scale in schedule:
-        match = _Match(cam, model, lines, gate)
+        match = _Match(cam, model, lines, gate, n_paint)
         if len(match.point) < 20:
             break
         sel = np.arange(len(match.point))
@@ -163,7 +194,7 @@ def _icp(
             )
         except ValueError:
             break
-    return cam, _Match(cam, model, lines, schedule[-1][0])
+    return cam, _Match(cam, model, lines, schedule[-1][0], n_paint)
 
 
 # ---------------------------------------------------------------------- quality
@@ -437,6 +468,16 @@ def _crossbar_points(
         return empty
     found = find_lines(img, None, bar_px * 0.6, polarity=seen.lines.polarity, mask=mask)
     found = bar_centres(img, found, bar_px)
+    # Near a post the bar's profile runs into the post's (seen from above, the post leans
+    # out from the bar's end): its centres there were off by 1-3 px. Only the bar from 1.5
+    # post diameters in from either post's axis counts.
+    bar = np.flatnonzero(model.xyz_mm[:, 2] > 0)
+    inner = np.abs(model.xyz_mm[bar, 1]) <= table.goal_width / 2.0 - table.post_diameter
+    uv_bar = cam(model.xyz_mm[bar])
+    fine = np.isfinite(uv_bar).all(axis=1)
+    if len(found) and fine.any():
+        _, k = cKDTree(uv_bar[fine]).query(found.uv_px)
+        found = found.subset(inner[fine][k])
     # The goal line runs through the band: its points belong to the painted lines, found at
     # their own scale already.
     flat = model.xyz_mm[:, 2] == 0
@@ -445,7 +486,44 @@ def _crossbar_points(
     if len(found) and len(uv_flat):
         d, _ = cKDTree(uv_flat).query(found.uv_px)
         found = found.subset(d > max(3.0, 1.5 * bar_px))
-    return found
+    return _smooth_along_bars(found, cam, model)
+
+
+def _smooth_along_bars(found: LinePoints, cam: Camera, model: ModelCurves) -> LinePoints:
+    """The points whose offsets across their crossbar follow the bar.
+
+    A crossbar is straight: against the current camera, its centres' offsets vary smoothly
+    along it (a quadratic: wrong focal length, pose, distortion); a point a piece or the
+    net's edge pulls aside departs from that curve. Per bar, points more than 3 robust
+    sigmas (from the median absolute deviation) off a quadratic fit are dropped, thrice.
+    """
+    bar = np.flatnonzero(model.xyz_mm[:, 2] > 0)
+    uv_m, normal_m = _project(cam, model)
+    bar = bar[np.isfinite(uv_m[bar, 0])]
+    if len(found) == 0 or len(bar) == 0:
+        return found
+    _, k = cKDTree(uv_m[bar]).query(found.uv_px)
+    sample = bar[k]
+    offset = ((found.uv_px - uv_m[sample]) * normal_m[sample]).sum(axis=1)
+    along = model.xyz_mm[sample, 1] / max(float(np.abs(model.xyz_mm[bar, 1]).max()), 1e-9)
+    keep = np.ones(len(found), bool)
+    for m in np.unique(model.marking[sample]):
+        on = np.flatnonzero(model.marking[sample] == m)
+        if len(on) < 8:
+            continue
+        ok = np.ones(len(on), bool)
+        for _ in range(3):
+            # (lstsq: points bunched along the bar make the quadratic rank-deficient; its fitted
+            # values, all the trimming uses, are still unique.)
+            basis = np.column_stack([np.ones(len(on)), along[on], along[on] ** 2])
+            coef = np.linalg.lstsq(basis[ok], offset[on[ok]], rcond=None)[0]
+            dev = offset[on] - basis @ coef
+            sigma = 1.4826 * float(np.median(np.abs(dev[ok])))
+            ok = np.abs(dev) <= 3.0 * sigma + 1e-3
+            if ok.sum() < 8:
+                break
+        keep[on] = ok
+    return found.subset(keep)
 
 
 def _lines_reach(
@@ -556,8 +634,11 @@ def calibrate_image(
         cam = best[1]
         both = lines.concat(_crossbar_points(img, cam, goal_model, table, seen))
         # Wide first: with the focal length unknown the crossbars may be far off.
-        cam, _ = _icp(cam, goal_model, both, coarse[-1:] + fine[:1], rng, 3000, prior)
-        cam, match = _icp(cam, goal_model, both, fine[1:], rng, 6000, prior)
+        n_paint = len(lines)
+        cam, _ = _icp(
+            cam, goal_model, both, coarse[-1:] + fine[:1], rng, 3000, prior, n_paint=n_paint
+        )
+        cam, match = _icp(cam, goal_model, both, fine[1:], rng, 6000, prior, n_paint=n_paint)
         outcome = (cam, _assess(cam, match, seen, goal_model, both))
         if outcome[1].consistent:
             break

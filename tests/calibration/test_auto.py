@@ -2,8 +2,8 @@
 
 A handful of seeded renders (the 200-camera acceptance run is ``benchmarks/bench_calibration``):
 the fitted camera must bring table points back within the acceptance figures (median 0.3 mm,
-95th percentile 0.6 mm over the whole field), the focal length within 1 % when the camera is
-tilted enough for a plane to show it; pictures that cannot be calibrated must say why.
+95th percentile 0.6 mm over the whole field), the focal length within 1 % even from straight
+above (where only the crossbars show it); pictures that cannot be calibrated must say why.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 import pytest
 
-from benchmarks.bench_calibration import field_error_mm, random_camera
+from benchmarks.bench_calibration import field_error_mm, random_camera, random_case, tilt_deg
 from calibration.auto import RIGHT_GOAL_SIDES, _orient, calibrate_frames, calibrate_image
 from calibration.camera import Camera, load_camera
 from calibration.debug import draw_calibration
@@ -69,9 +69,8 @@ def test_calibrates_to_the_acceptance_figures(
     err = field_error_mm(cam, true, table)
     assert np.median(err) <= 0.3
     assert np.percentile(err, 95) <= 0.6
-    tilt = math.degrees(math.acos(-true.R[2, 2]))  # the optical axis against the vertical
-    if tilt >= 5.0:
-        assert cam.K[0, 0] == pytest.approx(true.K[0, 0], rel=0.01)
+    # (Seed 3 looks down 0.8 deg from the vertical: the crossbars' parallax sets the focal.)
+    assert cam.K[0, 0] == pytest.approx(true.K[0, 0], rel=0.01)
     # Quality figures, also in the camera/1 document.
     assert 0 < result.rms_px < 0.6
     assert 0 < result.rms_mm < 1.0
@@ -85,6 +84,44 @@ def test_calibrates_to_the_acceptance_figures(
     assert back.rms_mm == pytest.approx(result.rms_mm)
     assert back.markings_used == result.markings_used
     assert back.right_goal_image_side == "right"
+
+
+@pytest.mark.parametrize(
+    ("seed", "size", "table_name", "felt"),
+    [(1, (1280, 720), "brasileira", "green"), (2, (1600, 900), "gaucha-min", "light")],
+)
+def test_focal_length_from_nearly_straight_above(
+    seed: int, size: tuple[int, int], table_name: str, felt: str
+) -> None:
+    """Tilt under 5 deg: the painted plane shows focal length / distance only, the crossbars'
+    parallax (40-49 mm up) the rest; a tenth of a pixel of bias across a bar is about 1%.
+    Pieces (the goalkeepers against the goal line) and a hand are in the picture."""
+    table = load_table(table_name)
+    rng = np.random.default_rng(seed)
+    true, tilt, _ = random_camera(rng, table, size, max_tilt_deg=5.0)
+    assert tilt < 5.0
+    style = RenderStyle(field_bgr=FIELD_COLOURS[felt], noise_sigma=3.0, jpeg_quality=85, seed=seed)
+    frame = _frames(table_name)[5]
+    image = Renderer(table, true, style, rng=seed).render(frame)
+    result = calibrate_image(image, table)
+    assert result.ok, result.reason
+    assert result.camera is not None
+    assert result.camera.K[0, 0] == pytest.approx(true.K[0, 0], rel=0.01)
+    assert np.median(field_error_mm(result.camera, true, table)) <= 0.3
+
+
+@pytest.mark.parametrize("seed", [5012, 5021])
+def test_focal_length_near_overhead_benchmark_pictures(seed: int) -> None:
+    """Two of the benchmark's pictures at tilt under 5 deg (1600x900 nacional, 1920x1080
+    brasileira; pieces, blur, noise, JPEG) whose focal length was off by -0.74% and -1.59%
+    when the paint's line points on the crossbars (centred toward the net) counted as the
+    crossbars' own."""
+    case = random_case(seed, max_tilt_deg=8.0)
+    assert tilt_deg(case.camera) < 5.0
+    result = calibrate_image(case.image, case.table)
+    assert result.ok, result.reason
+    assert result.camera is not None
+    assert result.camera.K[0, 0] == pytest.approx(case.camera.K[0, 0], rel=0.01)
 
 
 def test_right_goal_hint_and_symmetry() -> None:
