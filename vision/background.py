@@ -205,6 +205,7 @@ class Background:
         # (posts, net) as learned: what "looks like the table" means for :meth:`heal`
         self._model_sub: F32 | None = None
         self._goal_colours = np.zeros((0, 3), np.float32)
+        self._near_lines = np.zeros((0, 0), bool)
         self._heal_since = np.full((0, 0), np.nan, np.float64)
         self._heal_ref = np.zeros((0, 0, 3), np.int16)
         # Gain samples: felt pixels away from the lines, fixed so the estimate does not jitter.
@@ -326,6 +327,8 @@ class Background:
         out = np.where(paint[:, :, None], still, median).astype(np.float32)
         s = self.stride
         self._model_sub = np.ascontiguousarray(still[s // 2 :: s, s // 2 :: s], np.float32)
+        band = cv2.dilate((self.markings > 0.02).astype(np.uint8), np.ones((6 * s + 1,) * 2))
+        self._near_lines = np.asarray(band[s // 2 :: s, s // 2 :: s] > 0)
         self._goal_colours = _palette(out[goal & ~paint])
         return out
 
@@ -529,16 +532,19 @@ class Background:
         seen = sub_bgr[iy, ix].astype(np.float32)
         model = self._model_sub
         hs, ws = model.shape[:2]
-        best = np.full(len(iy), np.inf, np.float32)
-        shifts = range(-2, 3) if loose else range(1)
-        for dy in shifts:
-            y = np.clip(iy + dy, 0, hs - 1)
-            for dx in shifts:
-                x = np.clip(ix + dx, 0, ws - 1)
-                d = np.abs(seen - model[y, x] * self.gain).sum(axis=1)
-                best = np.minimum(best, d)
-        like = best < _TABLE_LIKE
+        like = np.abs(seen - model[iy, ix] * self.gain).sum(axis=1) < _TABLE_LIKE
         s = self.stride
+        # shifted: only near the painted lines (the felt's model is smooth)
+        todo = np.flatnonzero(~like & self._near_lines[iy, ix] if loose else np.zeros(0, bool))
+        if len(todo):
+            ty, tx, ts = iy[todo], ix[todo], seen[todo]
+            best = np.full(len(todo), np.inf, np.float32)
+            for dy in range(-2, 3):
+                y = np.clip(ty + dy, 0, hs - 1)
+                for dx in range(-2, 3):
+                    x = np.clip(tx + dx, 0, ws - 1)
+                    best = np.minimum(best, np.abs(ts - model[y, x] * self.gain).sum(axis=1))
+            like[todo] = best < _TABLE_LIKE
         goal = self.goals[s // 2 :: s, s // 2 :: s][iy, ix] > 0
         if loose and goal.any() and len(self._goal_colours):
             cols = self._goal_colours * self.gain
