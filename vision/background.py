@@ -456,9 +456,9 @@ class Background:
         the ball and the hands explain; ``t_s`` the frame's time. Looks like the table: the
         colour of the still's model (felt, or a painted line within 2 coarse pixels: the
         model's lines may sit a pixel off) or, in a goal, one of the goal's learned colours;
-        what only the shifted lines or the goal's colours explain must be larger than a ball
-        (``ball_px``, its diameter in coarse pixels: a white ball on a line). A thing that does
-        not (a piece no fit explained) keeps a margin of a coarse pixel (its
+        what only the shifted lines or the goal's colours explain must not be ball-sized and
+        as wide as a ball (``ball_px``, its diameter in coarse pixels: a white ball on a line).
+        A thing that does not (a piece no fit explained) keeps a margin of a coarse pixel (its
         shaded rim). A pixel's clock restarts when it changes, is explained or is a thing's;
         not when it drops out of the foreground for a frame (noise at the threshold). Returns
         the coarse mask of what was absorbed, None when nothing was.
@@ -480,15 +480,18 @@ class Background:
         thing = np.zeros(shape, np.uint8)
         thing[iy[~like], ix[~like]] = 1
         # a line a pixel off, a goal's frame are a white ball's colour too: what only the loose
-        # model explains joins the table as a larger whole (a bar of the frame), not ball-sized
+        # model explains joins the table unless it is ball-sized and as wide as a ball
         loose = like & ~self.table_like(sub_bgr, iy, ix, loose=False)
         if loose.any():
             only = np.zeros(shape, np.uint8)
             only[iy[loose], ix[loose]] = 1
-            _, lab, stats, _ = cv2.connectedComponentsWithStats(only)
-            small = stats[:, 4] <= 4.0 * max(ball_px, 1.0) ** 2
-            small[0] = False
-            thing |= small[lab].astype(np.uint8)
+            n, lab, stats, _ = cv2.connectedComponentsWithStats(only)
+            k = max(2, round(0.6 * ball_px))
+            core = cv2.erode(only, np.ones((k, k), np.uint8)) > 0
+            ball_like = stats[:, 4] <= 4.0 * max(ball_px, 1.0) ** 2
+            ball_like &= np.bincount(lab[core], minlength=n) > 0
+            ball_like[0] = False
+            thing |= ball_like[lab].astype(np.uint8)
         if thing.any():
             near = cv2.dilate(thing, np.ones((3, 3), np.uint8)) > 0
             cand[near] = 0
