@@ -56,6 +56,8 @@ _N_GAIN = 4000  # felt pixels sampled for the gain
 # excuse shadows down to 0.55 (vision.solids.unshadowed_distance).
 _SHADOW_K = 0.5
 _UNSTEADY_LEVEL = 45.0  # summed channel change of a pixel between frames that is no noise
+_HEAL_S = 1.0  # an unexplained, unchanging, table-like foreground this old joins the table
+_TABLE_LIKE = 45.0  # summed channel distance to the table's model (felt, line or goal colour)
 
 
 def project_geometry(camera: Camera, geom: BaseGeometry, z_mm: float = 0.0) -> list[FloatArray]:
@@ -201,6 +203,13 @@ class Background:
         self._sub: U8 | None = None
         self._scaled: F32 | None = None  # image x gain, when the gain is not 1
         self._band = 0
+        # the still's model of the empty table at the coarse grid and the colours of the goals
+        # (posts, net) as learned: what "looks like the table" means for :meth:`heal`
+        self._model_sub: F32 | None = None
+        self._goal_colours = np.zeros((0, 3), np.float32)
+        self._near_lines = np.zeros((0, 0), bool)
+        self._heal_since = np.full((0, 0), np.nan, np.float64)
+        self._heal_ref = np.zeros((0, 0, 3), np.int16)
         # Gain samples: felt pixels away from the lines, fixed so the estimate does not jitter.
         rng = np.random.default_rng(0)
         ok = np.flatnonzero((self.region > 0).ravel() & (self.markings.ravel() < 0.01))
@@ -271,6 +280,67 @@ class Background:
         self.unsteady = (away >= max(2.0, 0.2 * len(stack))).astype(np.uint8)
         self.set(med)
         return med
+
+    def paint_pieces(
+        self, median: F32, still: F32, covered: U8, tight: U8, area_px: tuple[float, float]
+    ) -> F32:
+        """The learned empty table: the frames' median, the still's estimate where pieces rested.
+
+        ``covered`` (h, w) uint8 marks the pieces found on the median, grown; ``tight`` the same
+        grown by 2 px only. Painted over are the pieces' own pixels (``tight``) and (with a rim
+        of 3 px) the blobs where the median differs from
+        the still (summed channel difference over a noise-scaled threshold; shadows count: the
+        empty table casts none) that touch a found piece (the piece, its shadow) or have a
+        piece's size (``area_px``, min and max pixels: a piece the fits on the median missed),
+        and the pixels the frames did not agree on (:attr:`unsteady`). Along the painted lines
+        the still's model is no better than the median (a pixel of calibration error moves
+        it): only a strong difference counts there. In a goal, whose posts and net the still
+        does not know, only the pieces' own pixels and the darker differences beside them
+        (their shadows). The still (coarse) and the goals'
+        colours are kept as the model :meth:`heal` compares with.
+        """
+        region = self.region > 0
+        diff = cv2.transform(cv2.absdiff(median, still), np.ones((1, 3), np.float32))
+        sample = diff[::4, ::4][region[::4, ::4]]
+        thr = max(30.0, 4.0 * float(np.median(sample))) if len(sample) else 30.0
+        lines = cv2.dilate((self.markings > 0.02).astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+        differs = region & (diff > thr) & (~lines | (diff > 2.5 * thr))
+        goal = self.goals > 0
+        n, lab = cv2.connectedComponents(differs.astype(np.uint8))
+        near = cv2.dilate(covered, np.ones((7, 7), np.uint8)) > 0
+        keep = np.zeros(n, bool)
+        keep[np.unique(lab[near & differs])] = True
+        # a piece's size on the field (a goalkeeper on its line stands half in the goal)
+        field_area = np.bincount(lab[differs & ~goal], minlength=n)
+        keep |= (field_area >= area_px[0]) & (field_area <= area_px[1])
+        keep[0] = False
+        # only what differs (with its soft rim): where the median is the table already it is
+        # the better model (a mark half under a piece keeps its visible half)
+        kept = keep[lab]
+        paint = cv2.dilate((kept & ~goal).astype(np.uint8), np.ones((7, 7), np.uint8)) > 0
+        paint |= tight > 0  # the pieces' own pixels (a white ball on a white mark differs little)
+        lum = np.array([[0.114, 0.587, 0.299]], np.float32)
+        darker = cv2.transform(median, lum) < 0.97 * cv2.transform(still, lum)
+        # in a goal, what differs beside the pieces (the goal's own frame and net differ from
+        # the still's felt everywhere): their tops seen over the goal, their shadows
+        # (not of the goal's own colours, read away from the pieces: the net differs as much)
+        field_part = tight | (kept & ~goal).astype(np.uint8)
+        beside = cv2.dilate(field_part, np.ones((31, 31), np.uint8)) > 0
+        piece = cv2.dilate((differs & (tight > 0)).astype(np.uint8), np.ones((5, 5))) > 0
+        own = goal & differs & beside & (kept | darker)
+        colours = _palette(median[goal & ~beside])
+        if len(colours) and own.any():
+            dist = np.abs(median[own][:, None, :] - colours[None]).sum(axis=2).min(axis=1)
+            own[own] = dist >= _TABLE_LIKE + 15.0
+        in_goal = goal & (piece | own)
+        paint = (paint & ~goal) | in_goal | (self.unsteady > 0)
+        out = np.where(paint[:, :, None], still, median).astype(np.float32)
+        s = self.stride
+        self._model_sub = np.ascontiguousarray(still[s // 2 :: s, s // 2 :: s], np.float32)
+        band = cv2.dilate((self.markings > 0.02).astype(np.uint8), np.ones((6 * s + 1,) * 2))
+        self._near_lines = np.asarray(band[s // 2 :: s, s // 2 :: s] > 0)
+        self._goal_colours = _palette(out[goal & ~paint])
+        return out
 
     @property
     def sub(self) -> U8:
@@ -411,6 +481,134 @@ def nonzero_yx(mask: NDArray[np.bool_]) -> tuple[NDArray[np.intp], NDArray[np.in
     ten times faster than numpy's 2D search."""
     iy, ix = np.divmod(np.flatnonzero(mask), mask.shape[1])
     return iy, ix
+
+    def heal(
+        self,
+        image_bgr: U8,
+        sub_bgr: U8,
+        fg: NDArray[np.bool_],
+        explained: NDArray[np.bool_],
+        t_s: float,
+        ball_px: float = 3.0,
+    ) -> NDArray[np.bool_] | None:
+        """Absorb into the model the foreground that no fit explains, that has not changed for
+        :data:`_HEAL_S` seconds and whose pixels look like the table: a ghost of a piece that
+        rested while the table was learned, or of a model that was wrong.
+
+        ``fg`` and ``explained`` are coarse masks: the foreground, and what the fitted pieces,
+        the ball and the hands explain; ``t_s`` the frame's time. Looks like the table: the
+        colour of the still's model (felt, or a painted line within 2 coarse pixels: the
+        model's lines may sit a pixel off) or, in a goal, one of the goal's learned colours;
+        what only the shifted lines or the goal's colours explain must not be ball-sized and
+        as wide as a ball (``ball_px``, its diameter in coarse pixels: a white ball on a line).
+        A thing that does not (a piece no fit explained) keeps a margin of a coarse pixel (its
+        shaded rim). A pixel's clock restarts when it changes, is explained or is a thing's;
+        not when it drops out of the foreground for a frame (noise at the threshold). Returns
+        the coarse mask of what was absorbed, None when nothing was.
+        """
+        if self._model_sub is None or self.image is None:
+            return None
+        shape = fg.shape
+        if self._heal_since.shape != shape:
+            self._heal_since = np.full(shape, np.nan, np.float64)
+            self._heal_ref = np.zeros((*shape, 3), np.int16)
+        since = self._heal_since
+        since[explained] = np.nan
+        iy, ix = np.nonzero(fg & ~explained)
+        if not len(iy):
+            return None
+        like = self.table_like(sub_bgr, iy, ix)
+        cand = np.zeros(shape, np.uint8)
+        cand[iy[like], ix[like]] = 1
+        thing = np.zeros(shape, np.uint8)
+        thing[iy[~like], ix[~like]] = 1
+        # a line a pixel off, a goal's frame are a white ball's colour too: what only the loose
+        # model explains joins the table unless it is ball-sized and as wide as a ball
+        loose = like & ~self.table_like(sub_bgr, iy, ix, loose=False)
+        if loose.any():
+            only = np.zeros(shape, np.uint8)
+            only[iy[loose], ix[loose]] = 1
+            n, lab, stats, _ = cv2.connectedComponentsWithStats(only)
+            k = max(2, round(0.6 * ball_px))
+            core = cv2.erode(only, np.ones((k, k), np.uint8)) > 0
+            ball_like = stats[:, 4] <= 4.0 * max(ball_px, 1.0) ** 2
+            ball_like &= np.bincount(lab[core], minlength=n) > 0
+            ball_like[0] = False
+            thing |= ball_like[lab].astype(np.uint8)
+        if thing.any():
+            near = cv2.dilate(thing, np.ones((3, 3), np.uint8)) > 0
+            cand[near] = 0
+            since[near] = np.nan
+        jy, jx = np.nonzero(cand)
+        now = sub_bgr[jy, jx].astype(np.int16)
+        before = since[jy, jx]
+        moved = np.abs(now - self._heal_ref[jy, jx]).sum(axis=1) > _UNSTEADY_LEVEL
+        fresh = np.isnan(before) | moved
+        start = np.where(fresh, t_s, before)
+        self._heal_ref[jy[fresh], jx[fresh]] = now[fresh]
+        since[jy, jx] = start
+        ripe = t_s - start >= _HEAL_S
+        if not ripe.any():
+            return None
+        since[jy[ripe], jx[ripe]] = np.nan
+        s = self.stride
+        block = np.zeros(shape, np.uint8)
+        block[jy[ripe], jx[ripe]] = 1
+        full = np.repeat(np.repeat(block, s, axis=0), s, axis=1)[: self.h, : self.w]
+        full = np.pad(full, ((0, self.h - full.shape[0]), (0, self.w - full.shape[1])))
+        # the blocks' seams and the anti-aliased edge of the ghost
+        full = np.asarray(cv2.dilate(full, np.ones((s + 1, s + 1), np.uint8)), np.uint8)
+        m = (full > 0) & (self.region > 0)
+        self.image[m] = image_bgr[m].astype(np.float32) / self.gain
+        self._sub = None
+        return block > 0
+
+    def table_like(
+        self,
+        sub_bgr: U8,
+        iy: NDArray[np.intp],
+        ix: NDArray[np.intp],
+        loose: bool = True,
+    ) -> NDArray[np.bool_]:
+        """Whether coarse pixels look like the empty table (see :meth:`heal`); all False
+        before :meth:`paint_pieces` gave the model. Not ``loose``: the model at the pixel
+        itself only (no shift, no goal colours)."""
+        if self._model_sub is None:
+            return np.zeros(len(iy), bool)
+        seen = sub_bgr[iy, ix].astype(np.float32)
+        model = self._model_sub
+        hs, ws = model.shape[:2]
+        like = np.abs(seen - model[iy, ix] * self.gain).sum(axis=1) < _TABLE_LIKE
+        s = self.stride
+        # shifted: only near the painted lines (the felt's model is smooth)
+        todo = np.flatnonzero(~like & self._near_lines[iy, ix] if loose else np.zeros(0, bool))
+        if len(todo):
+            ty, tx, ts = iy[todo], ix[todo], seen[todo]
+            best = np.full(len(todo), np.inf, np.float32)
+            for dy in range(-2, 3):
+                y = np.clip(ty + dy, 0, hs - 1)
+                for dx in range(-2, 3):
+                    x = np.clip(tx + dx, 0, ws - 1)
+                    best = np.minimum(best, np.abs(ts - model[y, x] * self.gain).sum(axis=1))
+            like[todo] = best < _TABLE_LIKE
+        goal = self.goals[s // 2 :: s, s // 2 :: s][iy, ix] > 0
+        if loose and goal.any() and len(self._goal_colours):
+            cols = self._goal_colours * self.gain
+            d = np.abs(seen[goal][:, None, :] - cols[None]).sum(axis=2).min(axis=1)
+            like[goal] |= d < _TABLE_LIKE + 15.0
+        return np.asarray(like)
+
+
+def _palette(pix: F32, k: int = 6) -> F32:
+    """Up to ``k`` colours (k-means) of pixels (n, 3); none for fewer than 50."""
+    if len(pix) < 50:
+        return np.zeros((0, 3), np.float32)
+    pick = pix[np.random.default_rng(0).choice(len(pix), min(len(pix), 5000), False)]
+    crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1.0)
+    labels = np.zeros((len(pick), 1), np.int32)
+    pick = np.ascontiguousarray(pick, np.float32)
+    _, _, centres = cv2.kmeans(pick, k, labels, crit, 2, cv2.KMEANS_PP_CENTERS)
+    return np.asarray(centres, np.float32)
 
 
 def foreground(

@@ -159,6 +159,7 @@ class Detector:
         self.stride = int(stride)
         self.learned = False
         self._frames = 0
+        self._clock = -math.inf  # the video's time (s): detect's t, or 1/30 s a frame
         # button diameters per team: configured, or learned (the median of the free fits)
         self.team_diameter: dict[str, float] = dict(button_diameter_mm or {})
         self._configured_diameter = set(self.team_diameter)
@@ -209,8 +210,16 @@ class Detector:
         tight = self._covered({**found, "hands": np.zeros_like(hands)}, grow_px=2)
         covered = np.where(self.bg.goals > 0, tight, covered)
         # and where a piece moved while the frames were taken (a mixture, no table)
-        covered |= np.asarray(cv2.dilate(self.bg.unsteady, np.ones((5, 5), np.uint8)), np.uint8)
-        self.bg.set(np.where(covered[:, :, None] > 0, still, median).astype(np.float32))
+        self.bg.unsteady = np.asarray(cv2.dilate(self.bg.unsteady, np.ones((5, 5), np.uint8)))
+        # and what differs from the still that the fits missed: a piece that rested through the
+        # frames (a goalkeeper half in its goal, a ball on a spot) and the pieces' shadows
+        px_mm2 = self._scale() ** 2
+        sz = self.sizes
+        area_px = (
+            _MIN_BALL * _BALL_MM2 / px_mm2,
+            4.0 * sz.goalkeeper_length * sz.goalkeeper_width / px_mm2,
+        )
+        self.bg.set(self.bg.paint_pieces(median, still, covered, tight.astype(np.uint8), area_px))
         self.learned = True
 
     def _scale(self) -> float:
@@ -234,6 +243,13 @@ class Detector:
         self._last_image = img
         found = self._detect(img)
         if self.learned:
+            # a ghost (what rested while the table was learned, then left) joins the table
+            self._clock = t if t > self._clock else self._clock + 1.0 / 30.0
+            ball_px = self.sizes.ball_diameter / (self._scale() * self.stride)
+            expl = self._explained(found)
+            healed = self.bg.heal(img, self._sub, self._fg, expl, self._clock, ball_px)
+            if healed is not None:
+                self._forget(healed)
             self._frames += 1
             if self._frames % 4 == 0:  # the light drifts slowly: a band every fourth frame
                 # only what looks like the table already: a piece the fits missed (blurred,
@@ -287,6 +303,8 @@ class Detector:
         new = distinct([x for x in solids + keepers if not self._in_goal(x.p[:2])], kept)
         self._assign_teams(new)
         solids = kept + self._team_sizes(img, bgf, new, hands, kept)
+        if self.learned:  # a fit to a ghost hides no ball and is not reported
+            solids = self._real(solids)
         if ball is None:
             # not grown: a ball a few mm from a button (just hit) keeps its pixels
             sil = self._raster(solids, sub.shape[:2], grow=0)
@@ -810,6 +828,50 @@ class Detector:
         part = coarse[r0 // s : -(-r1 // s), c0 // s : -(-c1 // s)]
         full = np.repeat(np.repeat(part, s, axis=0), s, axis=1)
         return np.asarray(full[r0 - s * (r0 // s) :, c0 - s * (c0 // s) :][: r1 - r0, : c1 - c0])
+
+    def _explained(self, found: dict[str, object]) -> NDArray[np.bool_]:
+        """Coarse mask of what the fits explain: the pieces (grown 2, no ghosts: :meth:`_real`),
+        the ball and the hands (grown 5 coarse pixels: fingers and the arm's edge the hand mask
+        leaves out). A fitted ball always explains its pixels: a white ball on a painted mark
+        looks like the table."""
+        solids, ball, hands = found["solids"], found["ball"], found["hands"]
+        assert isinstance(solids, list) and isinstance(hands, np.ndarray)
+        mask = self._raster(solids, self._fg.shape, grow=2).astype(np.uint8)
+        if isinstance(ball, BallFit):
+            o, s = self.stride // 2, self.stride
+            uv = (ball.uv_px - o) / s
+            cv2.circle(mask, (round(uv[0]), round(uv[1])), round(12 / s) + 2, 1, -1)
+        if hands.any():
+            mask |= np.asarray(cv2.dilate(hands.astype(np.uint8), np.ones((11, 11), np.uint8)))
+        return mask > 0
+
+    def _forget(self, healed: NDArray[np.bool_]) -> None:
+        """Forget the fits and failed searches kept where the table was healed (coarse mask),
+        and the ball: a fit to a ghost stays while its pixels do not change, and they do not;
+        the ball kept may be a stand-in (a painted mark) for one the ghost hid."""
+        mem = self.memory
+        mem.things = [e for e in mem.things if not healed[e[1]].any()]
+        mem.ball = None  # the ball is searched afresh: a ghost may have hidden it
+        mem.rejects = [e for e in mem.rejects if not healed[e[1]].any()]
+
+    def _real(self, solids: list[Solid]) -> list[Solid]:
+        """The solids that are things: of the foreground in their silhouette, three tenths at
+        least do not look like the table. A fit to a ghost (a goal's frame that the learned
+        table lacks, a ball beside it) is not: a piece differs from the felt where it differs
+        from the model (a pale piece on a pale felt: little foreground, but its own)."""
+        s, o = self.stride, self.stride // 2
+        lab = np.zeros(self._fg.shape, np.uint8)
+        for i, x in enumerate(solids[:254]):
+            if len(x.hull):
+                poly = np.round((x.hull - o) / s * 16).astype(np.int32)
+                cv2.fillPoly(lab, [poly], i + 1, cv2.LINE_8, 4)
+        iy, ix = np.nonzero(self._fg & (lab > 0))
+        ids = lab[iy, ix]
+        like = self.bg.table_like(self._sub, iy, ix)
+        n = np.bincount(ids, minlength=len(solids) + 1)
+        thing = np.bincount(ids[~like], minlength=len(solids) + 1)
+        ghost = (n >= 3) & (thing < 0.3 * n)
+        return [x for i, x in enumerate(solids) if i >= 254 or not ghost[i + 1]]
 
     def _detections(self, found: dict[str, object], frame: int, t: float) -> Detections:
         solids, ball, hands = found["solids"], found["ball"], found["hands"]
