@@ -475,13 +475,6 @@ class Background:
             rows = self.image[o + s * i0 : o + s * i1 : s, o::s] * self.gain
             self._sub[i0:i1] = np.clip(rows + 0.5, 0, 255).astype(np.uint8)
 
-
-def nonzero_yx(mask: NDArray[np.bool_]) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
-    """``np.nonzero`` of a 2D mask, rows then columns in the same order: from the flat indices,
-    ten times faster than numpy's 2D search."""
-    iy, ix = np.divmod(np.flatnonzero(mask), mask.shape[1])
-    return iy, ix
-
     def heal(
         self,
         image_bgr: U8,
@@ -560,7 +553,7 @@ def nonzero_yx(mask: NDArray[np.bool_]) -> tuple[NDArray[np.intp], NDArray[np.in
         full = np.asarray(cv2.dilate(full, np.ones((s + 1, s + 1), np.uint8)), np.uint8)
         m = (full > 0) & (self.region > 0)
         self.image[m] = image_bgr[m].astype(np.float32) / self.gain
-        self._sub = None
+        self._sub = self._scaled = None  # the cached copies follow the model
         return block > 0
 
     def table_like(
@@ -597,6 +590,13 @@ def nonzero_yx(mask: NDArray[np.bool_]) -> tuple[NDArray[np.intp], NDArray[np.in
             d = np.abs(seen[goal][:, None, :] - cols[None]).sum(axis=2).min(axis=1)
             like[goal] |= d < _TABLE_LIKE + 15.0
         return np.asarray(like)
+
+
+def nonzero_yx(mask: NDArray[np.bool_]) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+    """``np.nonzero`` of a 2D mask, rows then columns in the same order: from the flat indices,
+    ten times faster than numpy's 2D search."""
+    iy, ix = np.divmod(np.flatnonzero(mask), mask.shape[1])
+    return iy, ix
 
 
 def _palette(pix: F32, k: int = 6) -> F32:
