@@ -40,7 +40,7 @@ from simulator.match import Match
 from simulator.state import FrameTruth
 
 RULES = ("nacional", "brasileira", "gaucha", "paulista", "mesa-posta")
-SECONDS = 60.0
+SECONDS = 30.0
 SPEED_SECONDS = 30.0
 SEED = 21
 RESOLUTION = (1920, 1080)
