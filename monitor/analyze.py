@@ -58,7 +58,15 @@ from vision.pipeline import TracksWriter, prefetch
 from vision.track_types import TrackerConfig, TrackFrame
 from vision.tracker import Tracker
 
-__all__ = ["TRACKED_OPTIONS", "AnalyzeSummary", "Referee", "analyze", "event_line"]
+__all__ = [
+    "TRACKED_OPTIONS",
+    "AnalyzeSummary",
+    "Referee",
+    "analyze",
+    "event_line",
+    "learn_frames",
+    "video_camera",
+]
 
 U8 = NDArray[np.uint8]
 #: A tracker's input: contacts up to two frames late, positions with about half a millimetre
@@ -132,9 +140,12 @@ class _VideoOut:
             raise self.error
 
 
-def _camera(
-    source: VideoFileSource, spec: str | Path | None, table: TableSpec, out: Path
+def video_camera(
+    source: VideoFileSource, spec: str | Path | None, table: TableSpec, out: Path | None
 ) -> tuple[Camera, str]:
+    """The camera of a video: ``spec``'s file, else calibrated from its first frames (saved as
+    ``out/camera.json`` when ``out`` is given); either must fit the video's size. Bad input is
+    a :class:`UsageError`. Returns the camera and where it came from."""
     if spec is not None:
         try:
             cam = load_camera(spec)
@@ -151,7 +162,8 @@ def _camera(
                 f"({result.reason}); pass --camera camera.json"
             )
         cam = result.camera
-        cam.save(out / "camera.json")
+        if out is not None:
+            cam.save(out / "camera.json")
         where = "calibrated from the video's first frames (camera.json)"
     if tuple(cam.image_size) != source.size_wh:
         w, h = cam.image_size
@@ -162,7 +174,7 @@ def _camera(
     return cam, where
 
 
-def _learn_frames(
+def learn_frames(
     source: VideoFileSource, fps: float, frames: int = 15, span_s: float = 10.0
 ) -> list[U8]:
     """Frames spread over the first ``span_s`` seconds: the detector's empty table."""
@@ -345,7 +357,7 @@ def analyze(
         raise UsageError(str(exc)) from None
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    camera, where = _camera(source, camera_spec, table, out)
+    camera, where = video_camera(source, camera_spec, table, out)
     fps = source.fps
     summary = AnalyzeSummary(str(video), rules.name, fps=fps, camera=where)
 
@@ -362,7 +374,7 @@ def analyze(
             options=options,
             video_scale=video_scale if write_video else None,
             write_video=write_video,
-            learn=_learn_frames(source, fps),
+            learn=learn_frames(source, fps),
             on_event=on_event,
         )
     except DetectorError as exc:

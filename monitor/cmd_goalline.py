@@ -25,9 +25,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from calibration.camera import Camera, CameraError, load_camera
+from calibration.camera import Camera
 from geometry.field import FieldModel
 from geometry.tablespec import TableSpec, load_table
+from monitor.analyze import learn_frames, video_camera
 from monitor.errors import UsageError
 from monitor.goalline import LINES, BallTrack, Call, CallError, call_line
 from monitor.source import SourceError, VideoFileSource
@@ -36,7 +37,6 @@ from rules.rulesets import get_ruleset
 __all__ = ["add_parsers", "ball_track", "measure", "run_goal_line"]
 
 WINDOW_S = 1.0  # seconds each side of the moment
-LEARN_FRAMES = 15
 U8 = NDArray[np.uint8]
 FloatArray = NDArray[np.float64]
 
@@ -127,11 +127,7 @@ def measure(
     k0 = max(round((t_at - window_s) * fps), 0)
     k1 = round((t_at + window_s) * fps)
     detector = Detector(camera, table, rules_name)
-    span = max(int(10.0 * fps), 1)
-    if source.announced:
-        span = min(span, source.announced)
-    every = max(span // LEARN_FRAMES, 1)
-    detector.learn_background(img for _, img in source.frames(every, LEARN_FRAMES))
+    detector.learn_background(learn_frames(source, fps))
     window = itertools.takewhile(lambda f: f[0] <= k1, source.frames(start=k0))
     track, images = ball_track(detector, window, fps)
     if not len(track):
@@ -147,24 +143,7 @@ def run_goal_line(args: argparse.Namespace) -> int:
     except SourceError as exc:
         raise UsageError(str(exc)) from None
     t_at = _moment(args, source.fps)
-    if args.camera:
-        try:
-            camera = load_camera(args.camera)
-        except (CameraError, OSError) as exc:
-            raise UsageError(f"--camera {args.camera}: {exc}") from None
-    else:
-        from calibration.auto import calibrate_frames
-
-        result = calibrate_frames((img for _, img in source.frames(limit=27)), table)
-        if not result.ok or result.camera is None:
-            raise UsageError(f"{args.video}: cannot calibrate ({result.reason}); pass --camera")
-        camera = result.camera
-    if tuple(camera.image_size) != source.size_wh:
-        w, h = camera.image_size
-        raise UsageError(
-            f"{args.video}: the video is {source.size_wh[0]}x{source.size_wh[1]}, "
-            f"the camera is for {w}x{h} images"
-        )
+    camera, _ = video_camera(source, args.camera, table, None)
     track, images = measure(source, camera, table, rules.name, t_at)
     assert rules.pieces is not None
     r = rules.pieces.ball_diameter / 2.0
