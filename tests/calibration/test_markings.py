@@ -7,7 +7,7 @@ import math
 import cv2
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from calibration.markings import LinePoints, bar_centres, find_field, find_lines
@@ -104,6 +104,8 @@ def test_any_felt_colour_and_polarity(felt: tuple, line: tuple, polarity: int) -
     blur_share=st.floats(0.15, 0.4),
     seed=st.integers(0, 1000),
 )
+# found by a clean CI run: a 2 px bar with little blur lost 11% of its profiles to the screen
+@example(angle=2.35546875, offset=0.0, width=2.0, blur_share=0.1875, seed=0)
 def test_a_thin_bar_between_unequal_flanks_is_centred(
     angle: float, offset: float, width: float, blur_share: float, seed: int
 ) -> None:
