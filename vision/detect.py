@@ -79,6 +79,7 @@ _MODEL_SIGMA_MM = {"button": 0.3, "goalkeeper": 0.6, "ball": 0.08}
 _SEED_MM = 10.0  # distance-transform radius that seeds a button
 _MIN_INLIERS = 0.4
 _MIN_INLIERS_KEEPER = 0.6
+_MAX_SIGMA_KEEPER_MM = 3.0  # a goalkeeper's fit pinned down no better is a few pixels' fit
 _BALL_MM2 = 78.5  # a 10 mm ball's footprint
 _MIN_BALL = 0.2  # of it: the least a ball's blob (white on a pale felt: its shaded rim is lost)
 _BALL_MIN_SCORE = 0.35
@@ -555,8 +556,12 @@ class Detector:
         if abs(abs(x.p[0]) - t.half_length) > 60.0 or abs(x.p[1]) > t.goal_area.width / 2.0:
             return x
         none = np.zeros(img.shape[:2], bool)
-        g = self._keeper(img, bgf, x.p[:2], math.pi / 2, none)
-        return g if g is not None and g.inliers > x.inliers else x
+        # from the button's centre only: a goalkeeper seen end on stands there, and the search
+        # around it (17 more fits) ran for every button moving on a goal line
+        g = self._keeper(img, bgf, x.p[:2], math.pi / 2, none, around=False)
+        if g is None or np.hypot(*(g.p[:2] - x.p[:2])) > self.sizes.goalkeeper_length / 2:
+            return x  # (a start on the goal's centre finds the real goalkeeper, elsewhere)
+        return g if g.inliers > x.inliers else x
 
     def _good(self, x: Solid) -> bool:
         if x.kind == "button":
@@ -567,7 +572,10 @@ class Detector:
         # a print on the box (a stripe, a number) or a post behind it costs the plain share;
         # the share with those outliers weighed down still tells a box from a blob
         explained = x.inliers >= _MIN_INLIERS_KEEPER or (x.inliers >= 0.25 and x.robust >= 0.8)
-        return explained and inside
+        # a fit on a few pixels (the rest of a box another fit already covers) explains them
+        # all and pins nothing down: not a goalkeeper
+        pinned = not x.sigma > _MAX_SIGMA_KEEPER_MM
+        return explained and inside and pinned
 
     def _blobs(self, mask: NDArray[np.bool_]) -> list[tuple[FloatArray, float, FloatArray]]:
         """Blobs of a coarse mask: (table points (k, 2), area mm2, full-res pixels (k, 2))."""
@@ -637,6 +645,7 @@ class Detector:
         c: FloatArray,
         ang: float,
         excluded: NDArray[np.bool_],
+        around: bool = True,
     ) -> Solid | None:
         sz = self.sizes
         return fit_keeper(
@@ -650,6 +659,7 @@ class Detector:
             self.table.half_length,
             self._good,
             self._floor,
+            around,
         )
 
     def _ball(

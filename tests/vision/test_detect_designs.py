@@ -101,3 +101,24 @@ def test_one_goalkeeper_fitted_twice_counts_once() -> None:
     c = Solid("button", np.array([-950.0, 0.0, 60.0]), 10.0, inliers=0.7)
     kept = distinct([b, c, a])
     assert kept == [a, c]
+
+
+@pytest.mark.parametrize(
+    ("keeper_xy", "kept"), [((-960.0, 0.0), "button"), ((-955.0, 131.0), "goalkeeper")]
+)
+def test_a_button_on_the_goal_line_is_not_traded_for_the_real_goalkeeper(
+    monkeypatch: pytest.MonkeyPatch, keeper_xy: tuple[float, float], kept: str
+) -> None:
+    """A button on a goal line, between the goal area's ends, is asked whether it is the
+    goalkeeper seen end on. One start of that question is the goal's centre, where the real
+    goalkeeper stands: a fit there (better than the button's) is another piece, and the button
+    stays (it was lost: replaced by a second goalkeeper that the duplicates' check dropped).
+    A goalkeeper fitted where the button was is the same piece, and the better fit wins."""
+    det = Detector(preset_camera("tilted", TABLE, (1280, 720)), TABLE)
+    button = Solid("button", np.array([-955.0, 130.0, 44.0]), 12.0, inliers=0.8)
+    keeper = Solid("goalkeeper", np.array([*keeper_xy, np.pi / 2]), 25.0, (80.0, 20.0))
+    keeper.inliers = 0.95
+    monkeypatch.setattr(det, "_keeper", lambda *a, **k: keeper)
+    img = np.zeros((720, 1280, 3), np.uint8)
+    got = det._keeper_or(img, img.astype(np.float32), button)
+    assert got.kind == kept
