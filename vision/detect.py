@@ -556,9 +556,10 @@ class Detector:
         if abs(abs(x.p[0]) - t.half_length) > 60.0 or abs(x.p[1]) > t.goal_area.width / 2.0:
             return x
         none = np.zeros(img.shape[:2], bool)
-        # from the button's centre only: a goalkeeper seen end on stands there, and the search
-        # around it (17 more fits) ran for every button moving on a goal line
-        g = self._keeper(img, bgf, x.p[:2], math.pi / 2, none, around=False)
+        # in a video from the button's centre only: the search around it (17 more fits) ran
+        # for every button moving on a goal line; a still searches (an end-on goalkeeper's
+        # first fit as a button may sit off its centre)
+        g = self._keeper(img, bgf, x.p[:2], math.pi / 2, none, around=not self.learned)
         if g is None or np.hypot(*(g.p[:2] - x.p[:2])) > self.sizes.goalkeeper_length / 2:
             return x  # (a start on the goal's centre finds the real goalkeeper, elsewhere)
         return g if g.inliers > x.inliers else x
