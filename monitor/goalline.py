@@ -59,7 +59,7 @@ FloatArray = NDArray[np.float64]
 LINES = ("goal_left", "goal_right", "touch_near", "touch_far")
 OUT_WORDS = {"GOAL": "OUT", "NO_GOAL": "IN", "TOO_CLOSE": "TOO_CLOSE"}
 REST_MM_S = 15.0  # slower than this between frames is at rest (the fits' jitter is ~1 mm/s)
-MIN_REST_FRAMES = 3
+MIN_REST_FRAMES = 2  # two sightings that agree: a ball slower than 0.5 mm a frame
 
 
 class CallError(ValueError):

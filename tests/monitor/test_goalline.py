@@ -166,3 +166,26 @@ def test_no_ball_no_call() -> None:
 def test_track_columns_are_checked() -> None:
     with pytest.raises(ValueError, match=r"BallTrack.xy_mm: expected shape \(3, 2\)"):
         BallTrack(np.arange(3), np.zeros(3), np.zeros((3, 3)), np.zeros(3))
+
+
+@pytest.mark.parametrize(
+    ("m_mm", "decision"), [(1.2, "GOAL"), (-1.2, "NO_GOAL"), (0.1, "TOO_CLOSE")]
+)
+def test_two_sightings_that_agree_are_a_ball_at_rest(m_mm: float, decision: str) -> None:
+    """Three frames, the ball found on two (a hand or the goalkeeper hid it on the third):
+    two positions 0.1 mm apart are a ball at rest, and the call is theirs."""
+    x = HL + R + m_mm
+    xy = np.array([[x - 0.05, 3.0], [np.nan, np.nan], [x + 0.05, 3.0]])
+    track = BallTrack(np.arange(3), np.arange(3) / FPS, xy, np.array([0.2, np.nan, 0.2]))
+    call = call_line(track, R, FIELD)
+    assert not call.moving and call.decision == decision
+    assert call.margin_mm == pytest.approx(m_mm, abs=1e-6)
+    assert call.frames_used == (0, 2)
+
+
+def test_two_sightings_far_apart_are_no_rest() -> None:
+    """Two sightings 10 mm apart in two frames (300 mm/s) are neither a rest nor a path."""
+    xy = np.array([[HL - 20.0, 3.0], [np.nan, np.nan], [HL - 10.0, 3.0]])
+    track = BallTrack(np.arange(3), np.arange(3) / FPS, xy, np.array([0.2, np.nan, 0.2]))
+    with pytest.raises(CallError, match="neither rest nor make a path"):
+        call_line(track, R, FIELD)
