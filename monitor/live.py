@@ -47,6 +47,7 @@ KEYS = {
     "p": "pause / resume judging (recording goes on)",
     "q": "stop",
 }
+WINDOW = "botao live"  # the overlay's window, when OpenCV has a display
 
 
 @dataclass
@@ -150,6 +151,7 @@ def live(
         keys = sys.stdin
     if keys is not None:
         _keys_from(keys, commands)
+    window = False
     try:
         warm = _warm_up(capture, warmup_s, fps)
         if camera_spec is not None:
@@ -233,6 +235,8 @@ def live(
     except KeyboardInterrupt:
         summary.stopped_by = "Ctrl-C"
     finally:
+        if window:
+            _close_window()
         capture.stop()
         if recorder is not None:
             recorder.close()
@@ -271,7 +275,7 @@ def _show(ref: Referee, g: Grabbed) -> str:
         from monitor.overlay import Overlay
 
         ref.overlay = Overlay(ref.camera, ref.table, min(1.0, 1280 / ref.camera.image_size[0]))
-    cv2.imshow("botao live", ref.annotate(g.image, ref.last_tf))
+    cv2.imshow(WINDOW, ref.annotate(g.image, ref.last_tf))
     key = cv2.waitKey(1) & 0xFF
     # window keys: a/b announce a shot for the first/second team, k/l their keeper placed
     teams = sorted(ref.teams)
@@ -285,6 +289,13 @@ def _show(ref: Referee, g: Grabbed) -> str:
         ord("p"): "p",
         ord("q"): "q",
     }.get(key, "")
+
+
+def _close_window() -> None:
+    import cv2
+
+    cv2.destroyWindow(WINDOW)
+    cv2.waitKey(1)  # the window goes only when its events are handled
 
 
 def _warm_up(capture: Capture, warmup_s: float, fps: float) -> list[Grabbed]:

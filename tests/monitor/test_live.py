@@ -150,6 +150,7 @@ def test_live_stops_cleanly_on_ctrl_c(clip: Path, tmp_path: Path, monkeypatch) -
         str(clip / "camera.json"),
         warmup_s=0.5,
         say=lambda m: None,
+        speed=0.2,  # played slower: a slow machine still judges five frames before its end
     )
     assert s.stopped_by == "Ctrl-C" and s.judged == 4
     # The files are closed and complete: the recording plays, the summary is written.
@@ -179,3 +180,34 @@ def test_camera_for_another_size(clip: Path, tmp_path: Path, capsys) -> None:
     args = ["live", "--source", str(clip / "video.mp4"), "--rules", "brasileira"]
     assert main([*args, "--camera", str(tmp_path / "cam.json"), "--out", str(tmp_path / "o")]) == 2
     assert "960x540" in capsys.readouterr().err
+
+
+def test_the_overlay_window_when_a_display_exists(clip: Path, tmp_path: Path, monkeypatch) -> None:
+    """Our wheel is headless: the window's OpenCV calls are stood in for. Each judged frame is
+    shown at most 1280 wide, the window's keys work (a: a shot for the first team, q: stop)
+    and the window is closed at the end."""
+    import cv2
+
+    from monitor import live as live_mod
+
+    shown: list[tuple[int, ...]] = []
+    closed: list[str] = []
+    presses = iter([ord("a"), ord("q")])
+    monkeypatch.setattr(live_mod, "has_display", lambda: True)
+    monkeypatch.setattr(cv2, "imshow", lambda name, img: shown.append(img.shape))
+    monkeypatch.setattr(cv2, "waitKey", lambda ms: next(presses, 255))
+    monkeypatch.setattr(cv2, "destroyWindow", closed.append)
+    s = live(
+        f"sim:{clip / 'video.mp4'}",
+        tmp_path,
+        "brasileira",
+        str(clip / "camera.json"),
+        warmup_s=0.5,
+        say=lambda m: None,
+        speed=0.2,  # played slower: a slow machine still judges two frames before its end
+    )
+    assert (s.stopped_by, s.judged, len(shown)) == ("q", 2, 2)
+    assert all(shape == (540, 960, 3) for shape in shown)
+    ann = json.loads((tmp_path / "annotations.json").read_text("utf-8"))
+    assert [(it["type"], it["team"]) for it in ann["items"]] == [("shot_announced", "A")]
+    assert closed == [live_mod.WINDOW]
