@@ -187,6 +187,8 @@ class Detector:
         region = cv2.erode(self.bg.region, np.ones((7, 7), np.uint8))
         sub_region = region[o :: self.stride, o :: self.stride] > 0
         self._region = sub_region & np.isfinite(self._xy_sub).all(axis=2)
+        vals = self._mm_px[self._region]
+        self._mm_per_px = float(np.median(vals)) if len(vals) else 1.0
         inner = cv2.erode(self._region.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0
         self._rim = self._region & ~inner
         lines = cv2.dilate((self.bg.markings > 0.05).astype(np.uint8), np.ones((5, 5), np.uint8))
@@ -224,8 +226,8 @@ class Detector:
         self.learned = True
 
     def _scale(self) -> float:
-        vals = self._mm_px[self._region]
-        return float(np.median(vals)) if len(vals) else 1.0
+        """The field's median mm per pixel (fixed with the camera; was a median a frame)."""
+        return self._mm_per_px
 
     # ------------------------------------------------------------------ public
     def detect(self, image_bgr: U8, frame: int = 0, t: float = 0.0) -> Detections:
@@ -303,9 +305,10 @@ class Detector:
         keepers, balls = self._leftovers(img, bgf, rest, kept + solids, hands)
         new = distinct([x for x in solids + keepers if not self._in_goal(x.p[:2])], kept)
         self._assign_teams(new)
-        solids = kept + self._team_sizes(img, bgf, new, hands, kept)
-        if self.learned:  # a fit to a ghost hides no ball and is not reported
-            solids = self._real(solids)
+        sized = self._team_sizes(img, bgf, new, hands, kept)
+        if self.learned:  # a fit to a ghost hides no ball and is not reported (the kept fits
+            sized = self._real(sized)  # were judged when made, and have not changed since)
+        solids = kept + sized
         if ball is None:
             # not grown: a ball a few mm from a button (just hit) keeps its pixels
             sil = self._raster(solids, sub.shape[:2], grow=0)
