@@ -371,14 +371,6 @@ def fit_solid(
             best = None  # another set of pixels: costs are not comparable
         if np.abs(delta[:2]).max() < 0.02 and it >= 2:
             iterations = it + 1  # one more pass for the final residuals
-    if s.kind == "goalkeeper" and np.abs(s.p[:2] - read_at).max() > 1.0:
-        # judged on the pixels about where it ended: a fit that wandered off its band would
-        # be scored on pixels it no longer sits on (a wrong fit looked good)
-        last = _observed(camera, image, bg, s, excluded, floor)
-        pred = _predict(camera, s, last, blur_px) if last is not None else None
-        if last is not None and pred is not None:
-            roi, r = last, np.asarray(last.alpha - pred[0], np.float64)
-            jac = np.asarray(-pred[1][:, :free], np.float64)
     polys = _polygons(camera, s)
     s.hull = polys[2] if polys is not None else np.zeros((0, 2))
     # the share of the band the model explains; and the same with a print's holes (a dark

@@ -1,8 +1,8 @@
-"""A solid's fit (vision/solids.py) converges from a start some millimetres off, and the share
-of pixels it reports explained is measured where it ended: a fit is never both good and wrong.
+"""A solid's fit (vision/solids.py) converges from a start some millimetres off, its diameter
+freed once its centre has settled.
 
-The images are drawn here (anti-aliased cylinders, blurred, noisy, on non-square frames from
-two cameras) so that the truth is exact and independent of the simulator's renderer.
+The images are drawn here (exact coverage, blurred, noisy, on non-square frames from two
+cameras) so that the truth is exact and independent of the simulator's renderer.
 """
 
 from __future__ import annotations
@@ -73,29 +73,3 @@ def test_a_button_converges_from_a_start_millimetres_off(preset: str, offset_mm:
         assert err < 0.3, f"case {k}: {err:.3f} mm off after a start {offset_mm} mm away"
         assert abs(s.p[2] - 44.0) < 1.5  # the free diameter comes out ~0.8 mm (0.3 px) wide
         assert s.inliers > 0.8
-
-
-KEEPER_MM = (80.0, 20.0, 25.0)  # length, width, height
-
-
-@pytest.mark.parametrize("seed", range(6))
-def test_a_goalkeepers_share_explained_is_measured_where_its_fit_ended(seed: int) -> None:
-    """Started beside a goalkeeper (15-35 mm off, turned), a box's fit may wander far from the
-    pixels it first read: the share of pixels it says it explains is that of the pixels about
-    where it ended (what a fit started there with no step says), not of its start's band, on
-    which a wrong fit looked good and beat the right one among the restarts."""
-    rng = np.random.default_rng(seed)
-    cam = preset_camera(("overhead", "tilted")[seed % 2], TABLE, (1280, 720))
-    length, width, height = KEEPER_MM
-    truth = np.array([rng.uniform(-500, 500), rng.uniform(-250, 250), rng.uniform(0, np.pi)])
-    img, bg = _scene(cam, Solid("goalkeeper", truth.copy(), height, (length, width)), rng)
-    for k in range(5):
-        a = rng.uniform(0, 2 * np.pi)
-        d = rng.uniform(15.0, 35.0)
-        start = truth + np.array([d * math.cos(a), d * math.sin(a), rng.uniform(-0.8, 0.8)])
-        s = fit_solid(cam, img, bg, Solid("goalkeeper", start, height, (length, width)))
-        there = Solid("goalkeeper", s.p.copy(), height, (length, width))
-        there = fit_solid(cam, img, bg, there, iterations=0)
-        assert abs(s.inliers - there.inliers) < 0.05, (
-            f"start {k}: {s.inliers:.2f} reported, {there.inliers:.2f} there"
-        )
