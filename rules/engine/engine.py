@@ -147,7 +147,10 @@ class RuleEngine(BallCalls):
                 half=self.clock.half,
                 clock_s=self.clock.clock_s,
             )
-        self._still = 0 if bool(cur.moving[cur.present].any()) else self._still + 1
+        # A flick is motion even when the source flags the flicked piece moving a frame late
+        # (a slow start): the lance it begins must not end at once as a furada.
+        moving_now = bool(cur.moving[cur.present].any()) or flicked is not None
+        self._still = 0 if moving_now else self._still + 1
         at_rest = self._still > self.options.settle_frames
         if at_rest and self.lance is not None and not self.lance.ended:
             self._end_lance(cur, sink)
@@ -217,9 +220,11 @@ class RuleEngine(BallCalls):
         if restart is not None and restart.kind == "kick_off" and self.first_kick_off is None:
             self.first_kick_off = restart.team
         self.lance = lance
-        self.in_play = True
+        was_in_play, self.in_play = self.in_play, True
         if self.options.throw_in_grace:
             self.lines.lance_started(pt(prev.ball_xy_mm), prev.ball_radius_mm)
+        if not was_in_play:
+            self.lines.play_started(pt(prev.ball_xy_mm), prev.ball_radius_mm)
         self.clock.start(cur.t_s)
         sink.emit(
             "lance",

@@ -17,6 +17,10 @@ frames; it was out all the same. A ``ball-rail`` contact says so when the source
 one; otherwise the bounce is inferred: from the previous frame, the ball's own velocity
 would have taken it past the rail, and its velocity across that rail has turned round.
 
+A call is the ball *leaving* the field: a lance that starts with the ball out of it (a
+source's false ball in a goal, a ball a hand holds beyond a line) makes no call until the
+ball has been in the field.
+
 Debouncing and noise (as a line-crossing counter that wants the object beyond the line for
 some frames). ``noise_mm`` is the 1-sigma noise of the source's positions (0 for exact data).
 
@@ -83,6 +87,7 @@ class LineJudge:
         self.rail_half = (xmax, ymax)
         self._rest_sum = np.zeros(2)
         self._rest_n = 0
+        self._was_in = True  # the ball has been in the field since play started
 
     def ball_xy(
         self, prev: FrameState | None, cur: FrameState, ahead: list[FrameState]
@@ -121,6 +126,12 @@ class LineJudge:
     def lance_started(self, xy: tuple[float, float], r: float) -> None:
         """A flick: note whether the ball starts on a touchline (see the module docstring)."""
         self._on_line_start = self.touching and self._touching_line(xy, r)
+
+    def play_started(self, xy: tuple[float, float], r: float) -> None:
+        """A flick starts play with the ball at ``xy``: a ball that is not in the field then
+        (a source's false ball in a goal, a ball held out of the field by a hand) cannot go out
+        or in until it has been seen in the field: a goal or an out is the ball leaving."""
+        self._was_in = self.status(xy, r)[0] == "in"
 
     def _touching_line(self, xy: tuple[float, float], r: float) -> bool:
         return abs(xy[1]) + r >= self.field.hw - self.field.lw
@@ -162,6 +173,10 @@ class LineJudge:
             ball if ball is not None else ((float(cur.ball_xy_mm[0]), float(cur.ball_xy_mm[1])), 1)
         )
         kind, where, margin = self.status(b1, r)
+        if not self._was_in:
+            if kind != "in":
+                return None
+            self._was_in = True
         averaged = n > 1 or not cur.moving[bi]
         if self.noise_mm <= 0.0:
             sure = True

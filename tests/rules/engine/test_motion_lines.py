@@ -114,3 +114,65 @@ def test_contacts_at_one_instant_are_ordered_piece_piece_first() -> None:
         (5, 0.1, "A7", "A6", "piece-piece"),
     ]
     assert [r[3] for r in sorted(rows, key=contact_order)] == ["A6", "B8", "ball"]
+
+
+def test_a_lance_started_with_the_ball_out_calls_nothing_until_the_ball_is_in() -> None:
+    """A source's false ball resting in a goal (or a ball a hand holds beyond a line) when a
+    lance starts: that ball never left the field, so neither a goal nor an out is called
+    until it has been in; once in, it leaves as any ball does."""
+    s = Script(
+        brasileira_roster(
+            [
+                ("A9", "A", "button", -300.0, 0.0),
+                ("B5", "B", "button", 300.0, 200.0),
+                ("ball", "", "ball", -1015.0, 40.0),  # beyond the left goal line, in its net
+            ]
+        )
+    )
+    s.rest(4)
+    s.move({"A9": (0, 4, (-200.0, 0.0))})  # the flick: the ball never comes near
+    s.rest(6)
+    events = run("brasileira", s, lag_frames=2, noise_mm=0.5, settle_frames=3)
+    assert find(events, "lance", "A", "A9")
+    assert not find(events, "ball_out") and not find(events, "goal")
+    # Once the ball is seen in the field, it goes out like any ball.
+    s.place("ball", (-240.0, 660.0))
+    s.place("A9", (-240.0, 600.0))
+    s.rest(3)
+    s.move(
+        {"A9": (0, 2, (-240.0, 630.0)), "ball": (1, 6, (-240.0, 760.0))},
+        {2: [("A9", "ball", "piece-ball")]},
+    )
+    s.rest(4)
+    events = run("brasileira", s, lag_frames=2, noise_mm=0.5, settle_frames=3)
+    assert find(events, "ball_out", "B", "A9", restart="throw_in")
+
+
+def test_a_flick_flagged_moving_a_frame_late_is_no_furada() -> None:
+    """A tracker calls a slow start moving one frame after the piece left its place: the
+    lance it begins is under way (not ended at once as a furada), so the flicked piece that
+    meets an opponent before the ball commits a foul."""
+    s = Script(
+        brasileira_roster(
+            [
+                ("A9", "A", "button", -200.0, 0.0),
+                ("B5", "B", "button", -120.0, 0.0),
+                ("ball", "", "ball", -200.0, 300.0),
+            ]
+        )
+    )
+    s.rest(6)
+    n = len(s.frames)
+    s.move(
+        {"A9": (0, 4, (-180.0, 0.0)), "B5": (3, 8, (-60.0, 0.0))},
+        {4: [("A9", "B5", "piece-piece")]},
+    )
+    s.rest(6)
+    # the tracker's flag comes on a frame late: the first frame of the slide reads at rest
+    moving = s.frames[n].moving.copy()
+    moving[s.index("A9")] = False
+    s.frames[n] = dataclasses.replace(s.frames[n], moving=moving)
+    events = run("brasileira", s, lag_frames=2, noise_mm=0.5, settle_frames=3)
+    assert find(events, "lance", "A", "A9")
+    assert not find(events, "furada")
+    assert find(events, "foul", "A", "A9")
