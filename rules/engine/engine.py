@@ -124,6 +124,8 @@ class RuleEngine(BallCalls):
         flicked = find_flick(
             prev, cur, ahead, rows + self._prev_rows, self.options.start_mm, ignore
         )
+        if flicked is None:
+            flicked = self._hidden_flick(prev, cur, ahead, rows)
         if flicked is not None:
             self._start_lance(flicked, prev, cur, sink)
         rail = False
@@ -140,6 +142,11 @@ class RuleEngine(BallCalls):
         bi = cur.ball_index
         if bool(cur.moving[bi]) != bool(prev.moving[bi]):
             self._ball_motion(cur, bool(cur.moving[bi]), sink)
+            lance = self.lance
+            if cur.moving[bi] and lance is not None and not lance.ended and not lance.touches:
+                # something set the ball going and the source saw no touch: the lance's
+                # flicked piece may no longer be judged as reaching an opponent first
+                lance.unseen_touch = True
         if self.clock.tick(cur.t_s, bool(cur.moving[bi]) and self.in_play):
             sink.emit(
                 "time_up",
@@ -187,6 +194,27 @@ class RuleEngine(BallCalls):
             return False
         jump = float(np.hypot(*(cur.ball_xy_mm - prev.ball_xy_mm)))
         return jump > 3.0 + 6.0 * self.options.noise_mm
+
+    def _hidden_flick(
+        self, prev: FrameState, cur: FrameState, ahead: list[FrameState], rows: list[Row]
+    ) -> str | None:
+        """No lance under way and the ball at rest, then struck by a piece that was not seen
+        to start (flicked under its coach's hand, frozen in the tracks): that piece's flick."""
+        if self.lance is not None and not self.lance.ended:
+            return None
+        bi = cur.ball_index
+        if prev.moving[bi] or not prev.present[bi]:
+            return None
+        if cur.hands_over_table is False and prev.hands_over_table is False:
+            return None
+        if not (cur.moving[bi] or any(s.moving[s.ball_index] for s in ahead[:1])):
+            return None  # a touch the ball does not follow sets nothing going
+        moving = {str(p) for p in cur.pieces.ids[prev.moving & prev.present]}
+        for _, _, a, b, kind in rows:
+            piece = a if b == "ball" else b
+            if kind == "piece-ball" and piece in self.team_of and piece not in moving:
+                return piece
+        return None
 
     # ------------------------------------------------------------------ lances
     def _start_lance(self, piece: str, prev: FrameState, cur: FrameState, sink: EventSink) -> None:
@@ -405,7 +433,7 @@ class RuleEngine(BallCalls):
         if ta is None or tb is None:
             return
         for x, y, ty in ((a, b, tb), (b, a, ta)):
-            direct = x == lance.piece and not lance.touched
+            direct = x == lance.piece and not lance.touched and not lance.unseen_touch
             chain = self.profile.foul_chain and x in lance.movers and not lance.ball_touched
             if not (direct or chain):
                 continue

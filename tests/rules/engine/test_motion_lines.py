@@ -176,3 +176,46 @@ def test_a_flick_flagged_moving_a_frame_late_is_no_furada() -> None:
     assert find(events, "lance", "A", "A9")
     assert not find(events, "furada")
     assert find(events, "foul", "A", "A9")
+
+
+def test_a_flick_under_a_hand_is_seen_by_the_ball_it_strikes() -> None:
+    """The flicked button stays frozen under its coach's hand in the tracks (never seen to
+    start), but its touch sets the resting ball going: that is its lance, and the ball it
+    sends wide over its own goal line gives the other team a corner."""
+    s = Script(
+        brasileira_roster(
+            [
+                ("A3", "A", "button", -735.0, 55.0),
+                ("ball", "", "ball", -775.0, 75.0),
+            ]
+        )
+    )
+    s.rest(4)
+    # only the ball is seen to move: A3's own slide is hidden under the hand
+    s.move({"ball": (0, 5, (-1020.0, 160.0))}, {1: [("A3", "ball", "piece-ball")]})
+    s.rest(4)
+    events = run("brasileira", s, lag_frames=2, noise_mm=0.5, settle_frames=3)
+    assert find(events, "lance", "A", "A3")
+    assert find(events, "ball_out", "B", "A3", restart="corner")
+
+
+def test_a_ball_set_going_with_no_touch_seen_saves_the_flicked_piece_from_a_foul() -> None:
+    """The flicked button's touch of the ball is missed by the tracks (the ball unseen at
+    that instant), but the ball is seen to start moving in its lance: when the button then
+    meets an opponent it had touched the ball first, and no foul is called."""
+    s = Script(
+        brasileira_roster(
+            [
+                ("A9", "A", "button", -200.0, 0.0),
+                ("B5", "B", "button", -60.0, 80.0),
+                ("ball", "", "ball", -160.0, 0.0),
+            ]
+        )
+    )
+    s.rest(4)
+    s.move({"A9": (0, 2, (-190.0, 0.0)), "ball": (1, 8, (-40.0, -60.0))})  # no touch seen
+    s.move({"A9": (0, 4, (-100.0, 60.0))}, {4: [("A9", "B5", "piece-piece")]})
+    s.rest(5)
+    events = run("brasileira", s, lag_frames=2, noise_mm=0.5, settle_frames=3)
+    assert find(events, "lance", "A", "A9")
+    assert not find(events, "foul")
