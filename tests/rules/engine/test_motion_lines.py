@@ -219,3 +219,29 @@ def test_a_ball_set_going_with_no_touch_seen_saves_the_flicked_piece_from_a_foul
     events = run("brasileira", s, lag_frames=2, noise_mm=0.5, settle_frames=3)
     assert find(events, "lance", "A", "A9")
     assert not find(events, "foul")
+
+
+def test_a_ball_that_jumps_into_a_net_is_no_goal() -> None:
+    """The tracks' ball jumps 900 mm in one frame, from the middle of the field into the
+    goal's net (a false ball taken for it): no ball flies that far, so no goal is called;
+    seen back in the field, it scores as any ball does."""
+    s = Script(
+        brasileira_roster(
+            [
+                ("A9", "A", "button", 0.0, 0.0),
+                ("ball", "", "ball", 40.0, 0.0),
+            ]
+        )
+    )
+    s.rest(3)
+    lance(s, "A9", (120.0, 0.0), rest=0)
+    s.place("ball", (1020.0, 10.0))  # the jump: in the net, between the posts
+    s.rest(6)
+    events = run("brasileira", s, lag_frames=2, noise_mm=0.5, settle_frames=3)
+    assert find(events, "lance", "A", "A9") and not find(events, "goal")
+    s.place("ball", (900.0, 0.0))
+    s.place("A9", (860.0, 0.0))
+    s.rest(3)
+    lance(s, "A9", (1030.0, 0.0))
+    events = run("brasileira", s, lag_frames=2, noise_mm=0.5, settle_frames=3)
+    assert find(events, "goal", "A", "A9")
