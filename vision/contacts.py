@@ -19,7 +19,9 @@ the extrapolated paths. A change at the very end of the interval is left to the 
 
 A ball whose velocity changes with no hit seen was struck by a piece the tracks cannot follow
 (under a hand): the striker is the piece behind the ball's new direction, at its last known
-place. A moving body missed for a frame or two is put on the line between its sightings.
+place. A moving body missed for a frame or two is put on the line between its sightings; one that
+moved further in a frame than its top speed allows (a track re-acquired far from where it
+was believed to be) has no history before the jump.
 Gaps are edge to edge: disc-disc by the centres, disc-goalkeeper by the disc centre's distance
 to the rotated rectangle. Records follow :class:`simulator.state.Contact`: ``a`` is the piece
 (the faster one before the hit for piece-piece), ``b`` the ball or the other piece.
@@ -37,6 +39,8 @@ __all__ = ["ContactFinder", "TrackContact"]
 FloatArray = NDArray[np.float64]
 BoolArray = NDArray[np.bool_]
 _SUB = 16  # sub-steps per frame interval when searching the touch time
+_JUMP_SLACK_MM = 10.0  # detection noise and a frame's timing on top of the top speed's reach
+_REST_MM_S = 60.0  # slower than this over (k-2, k-1]: at rest (the tracker's moving_on speed)
 
 
 @dataclass(frozen=True)
@@ -65,6 +69,7 @@ class ContactFinder:
     angle_rad : (N,) goalkeepers' angles (updated with :meth:`set_angles`).
     tol_mm : a gap at most this is a touch (detection noise of both bodies).
     min_dv_mm_s : smallest change of normal relative velocity that is an impulse.
+    max_speed_mm_s : (N,) top speeds; a body that moves further in a frame jumped (optional).
     """
 
     def __init__(
@@ -76,6 +81,7 @@ class ContactFinder:
         tol_mm: float = 5.0,
         min_dv_mm_s: float = 150.0,
         refractory_frames: int = 3,
+        max_speed_mm_s: FloatArray | None = None,
     ) -> None:
         self.ids = np.asarray(ids)
         self.kind = np.asarray(kind)
@@ -88,6 +94,7 @@ class ContactFinder:
         self.tol_mm = tol_mm
         self.min_dv = min_dv_mm_s
         self.refractory = refractory_frames
+        self.vmax = None if max_speed_mm_s is None else np.asarray(max_speed_mm_s, dtype=float)
         iu, ju = np.triu_indices(self.n, 1)
         keep = self.disc[iu] | self.disc[ju]  # two goalkeepers never meet
         self.pi, self.pj = iu[keep], ju[keep]
@@ -101,6 +108,17 @@ class ContactFinder:
 
     def set_angles(self, angle_rad: FloatArray) -> None:
         self.angle_rad = np.asarray(angle_rad, dtype=float).copy()
+
+    def set_sizes(self, size_mm: FloatArray) -> None:
+        """New sizes (a piece found again, fitted anew), the frames held kept."""
+        self.size_mm = np.asarray(size_mm, dtype=float).copy()
+        self.r_mm = np.where(self.disc, self.size_mm[:, 0] / 2.0, 0.0)
+        self.r_out = np.where(self.disc, self.r_mm, np.hypot(*self.size_mm.T) / 2.0)
+
+    def forget(self, idx: NDArray[np.intp]) -> None:
+        """Bodies ``idx`` start afresh (found again elsewhere): their held frames are dropped."""
+        for ok in self._ok:
+            ok[idx] = False
 
     def push(
         self,
@@ -127,6 +145,7 @@ class ContactFinder:
         self._known = np.asarray(ok if known is None else known, dtype=bool)
         if len(self._t) > 4:
             del self._t[0], self._xy[0], self._ok[0], self._frames[0]
+        self._cut_jumps()
         self._fill()
         if len(self._t) < 4:
             return []
@@ -140,6 +159,19 @@ class ContactFinder:
         if self._xy:
             self._xy[-1][idx] = xy_mm
             self._ok[-1][idx] = True
+
+    def _cut_jumps(self) -> None:
+        """A body that moved further since the last frame than its top speed allows was not
+        where it was placed before (a track re-acquired after following a false detection, or
+        coasting on a stale prediction): its earlier positions are dropped, so the jump is
+        never read as a velocity change (a contact)."""
+        if self.vmax is None or len(self._t) < 2:
+            return
+        dt = self._t[-1] - self._t[-2]
+        step = np.hypot(*(self._xy[-1] - self._xy[-2]).T)
+        jump = self._ok[-1] & self._ok[-2] & (step > self.vmax * max(dt, 0.0) + _JUMP_SLACK_MM)
+        for q in range(len(self._t) - 1):
+            self._ok[q] = self._ok[q] & ~jump
 
     def _fill(self) -> None:
         """A moving body seen again after one or two frames unseen (a hand, a missed
@@ -280,11 +312,19 @@ class ContactFinder:
         # Backward from frame k at v_post: the last time the gap was closed.
         bi, bj = x2[i] - v_post[i] * tau, x2[j] - v_post[j] * tau
         g_post = self._gap(i, j, bi, bj)
+        # A body at rest at frame k-1 was where it rested until it started, not further back
+        # along its path (else a piece flicked away from a neighbour seems to come out of it):
+        # the touch must hold on that path too.
+        back = _rest_limit(x2 - x1, v_pre, v_post, dt_b)
+        ri = x2[i] - v_post[i] * np.minimum(tau, back[i][:, None])
+        rj = x2[j] - v_post[j] * np.minimum(tau, back[j][:, None])
+        _, rested = _touch_time(self._gap(i, j, ri, rj), self.tol_mm, dt_b)
         t_pre, has_pre = _touch_time(g_pre, self.tol_mm, dt_b)
         touching = approach & (gap1 <= self.tol_mm)
         t_pre = np.where(touching, np.clip(gap1 / np.maximum(closing, 1e-9), 0.0, dt_b), t_pre)
         has_pre |= touching
         s_post, has_post = _touch_time(g_post, self.tol_mm, dt_b)
+        has_post &= rested
         t_hit = np.where(
             has_pre & has_post,
             t1 + (t_pre + (dt_b - s_post)) / 2.0,
@@ -313,6 +353,11 @@ class ContactFinder:
         # after a hit the bodies part (restitution >= 0): still closing, they meet later
         hit &= u_post > -self.min_dv / 3.0
         hit &= self._gap(i, j, x3[i], x3[j]) - self._gap(i, j, x2[i], x2[j]) > -2.0
+        # a hit on the ball changes the ball's own velocity (it is far the lighter): a piece
+        # coming to rest beside a ball that stays where it was did not touch it
+        ball = np.where(self.kind[i] == "ball", i, np.where(self.kind[j] == "ball", j, -1))
+        kick = np.hypot(*(v_post[ball] - v_pre[ball]).T)
+        hit &= (ball < 0) | (kick >= self.min_dv / 2.0)
         frame = self._frames[2]
         hit &= frame - self._last_hit[k] > self.refractory
         out: list[TrackContact] = []
@@ -342,6 +387,16 @@ def _change_time(
     w = (dv * dv).sum(axis=1)
     tau = ((step - v_post * span) * dv).sum(axis=1) / np.maximum(w, 1e-12)
     return np.clip(tau, 0.0, span), w
+
+
+def _rest_limit(step: FloatArray, v_pre: FloatArray, v_post: FloatArray, span: float) -> FloatArray:
+    """(P,) how far back in time (at most ``span``) each body can be traced from frame ``k`` at
+    ``v_post``: a body at rest at frame ``k-1`` (``|v_pre|`` below ``_REST_MM_S``) only back to
+    where it rested, the time ``v_post`` needs to cover ``step`` (``x[k] - x[k-1]``)."""
+    v2 = (v_post * v_post).sum(axis=1)
+    need = (step * v_post).sum(axis=1) / np.maximum(v2, 1e-12)
+    rest = np.hypot(*v_pre.T) < _REST_MM_S
+    return np.where(rest, np.clip(need, 0.0, span), span)
 
 
 def _touch_time(gap: FloatArray, tol: float, span: float) -> tuple[FloatArray, BoolArray]:

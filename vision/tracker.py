@@ -130,7 +130,9 @@ class Tracker:
         self._win_xy = np.zeros((n, _WINDOW, 2))
         self._win_t = np.full((n, _WINDOW), -np.inf)
         self.kf = CVKalman(np.zeros((n, 2)), np.ones(n), np.full(n, cfg.q_resting))
-        self.contacts = ContactFinder(self.ids, self.kind, self.size_mm, self.angle_rad)
+        self.contacts = ContactFinder(
+            self.ids, self.kind, self.size_mm, self.angle_rad, max_speed_mm_s=self.vmax
+        )
         self._status_names = np.array(STATUSES)
         self.covered = np.zeros(n, dtype=bool)
         self._rearr_until = np.full(n, -np.inf)  # still to be found after an arrumação
@@ -209,7 +211,9 @@ class Tracker:
             self.home[slots] = xy
         keeper = self.kind_code[slots] == 1
         self.angle_rad[slots[keeper]] = d.angle_rad[rows[keeper]]
-        self.contacts = ContactFinder(self.ids, self.kind, self.size_mm, self.angle_rad)
+        # the other pieces keep their last frames: a contact about to be found stays found
+        self.contacts.set_sizes(self.size_mm)
+        self.contacts.forget(slots)
 
     # ------------------------------------------------------------------ per frame
     def update(self, d: Detections) -> TrackFrame:

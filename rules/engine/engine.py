@@ -124,6 +124,8 @@ class RuleEngine(BallCalls):
         flicked = find_flick(
             prev, cur, ahead, rows + self._prev_rows, self.options.start_mm, ignore
         )
+        if flicked is None:
+            flicked = self._hidden_flick(prev, cur, ahead, rows)
         if flicked is not None:
             self._start_lance(flicked, prev, cur, sink)
         rail = False
@@ -140,6 +142,11 @@ class RuleEngine(BallCalls):
         bi = cur.ball_index
         if bool(cur.moving[bi]) != bool(prev.moving[bi]):
             self._ball_motion(cur, bool(cur.moving[bi]), sink)
+            lance = self.lance
+            if cur.moving[bi] and lance is not None and not lance.ended and not lance.touches:
+                # something set the ball going and the source saw no touch: the lance's
+                # flicked piece may no longer be judged as reaching an opponent first
+                lance.unseen_touch = True
         if self.clock.tick(cur.t_s, bool(cur.moving[bi]) and self.in_play):
             sink.emit(
                 "time_up",
@@ -147,7 +154,10 @@ class RuleEngine(BallCalls):
                 half=self.clock.half,
                 clock_s=self.clock.clock_s,
             )
-        self._still = 0 if bool(cur.moving[cur.present].any()) else self._still + 1
+        # A flick is motion even when the source flags the flicked piece moving a frame late
+        # (a slow start): the lance it begins must not end at once as a furada.
+        moving_now = bool(cur.moving[cur.present].any()) or flicked is not None
+        self._still = 0 if moving_now else self._still + 1
         at_rest = self._still > self.options.settle_frames
         if at_rest and self.lance is not None and not self.lance.ended:
             self._end_lance(cur, sink)
@@ -185,6 +195,27 @@ class RuleEngine(BallCalls):
         jump = float(np.hypot(*(cur.ball_xy_mm - prev.ball_xy_mm)))
         return jump > 3.0 + 6.0 * self.options.noise_mm
 
+    def _hidden_flick(
+        self, prev: FrameState, cur: FrameState, ahead: list[FrameState], rows: list[Row]
+    ) -> str | None:
+        """No lance under way and the ball at rest, then struck by a piece that was not seen
+        to start (flicked under its coach's hand, frozen in the tracks): that piece's flick."""
+        if self.lance is not None and not self.lance.ended:
+            return None
+        bi = cur.ball_index
+        if prev.moving[bi] or not prev.present[bi]:
+            return None
+        if cur.hands_over_table is False and prev.hands_over_table is False:
+            return None
+        if not (cur.moving[bi] or any(s.moving[s.ball_index] for s in ahead[:1])):
+            return None  # a touch the ball does not follow sets nothing going
+        moving = {str(p) for p in cur.pieces.ids[prev.moving & prev.present]}
+        for _, _, a, b, kind in rows:
+            piece = a if b == "ball" else b
+            if kind == "piece-ball" and piece in self.team_of and piece not in moving:
+                return piece
+        return None
+
     # ------------------------------------------------------------------ lances
     def _start_lance(self, piece: str, prev: FrameState, cur: FrameState, sink: EventSink) -> None:
         if self.lance is not None and not self.lance.ended:
@@ -217,9 +248,11 @@ class RuleEngine(BallCalls):
         if restart is not None and restart.kind == "kick_off" and self.first_kick_off is None:
             self.first_kick_off = restart.team
         self.lance = lance
-        self.in_play = True
+        was_in_play, self.in_play = self.in_play, True
         if self.options.throw_in_grace:
             self.lines.lance_started(pt(prev.ball_xy_mm), prev.ball_radius_mm)
+        if not was_in_play:
+            self.lines.play_started(pt(prev.ball_xy_mm), prev.ball_radius_mm)
         self.clock.start(cur.t_s)
         sink.emit(
             "lance",
@@ -400,7 +433,7 @@ class RuleEngine(BallCalls):
         if ta is None or tb is None:
             return
         for x, y, ty in ((a, b, tb), (b, a, ta)):
-            direct = x == lance.piece and not lance.touched
+            direct = x == lance.piece and not lance.touched and not lance.unseen_touch
             chain = self.profile.foul_chain and x in lance.movers and not lance.ball_touched
             if not (direct or chain):
                 continue

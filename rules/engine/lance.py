@@ -56,6 +56,7 @@ class Lance:
     hit_own_first: bool = False  # the flicked piece hit a team-mate before the ball
     displaced_after_ball: bool = False  # an opponent moved after the ball was touched
     keeper_touched: bool = False  # the opponent's goalkeeper touched the ball
+    unseen_touch: bool = False  # the ball started moving in this lance with no touch seen
     ended: bool = False
     dead: str = ""  # the call that stopped play during the lance
 

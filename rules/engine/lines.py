@@ -17,6 +17,11 @@ frames; it was out all the same. A ``ball-rail`` contact says so when the source
 one; otherwise the bounce is inferred: from the previous frame, the ball's own velocity
 would have taken it past the rail, and its velocity across that rail has turned round.
 
+A call is the ball *leaving* the field: a lance that starts with the ball out of it (a
+source's false ball in a goal, a ball a hand holds beyond a line) makes no call until the
+ball has been in the field, nor does a ball that jumps further in a frame than a ball can fly
+(a tracker that found it again elsewhere, or took a false ball in a net for it).
+
 Debouncing and noise (as a line-crossing counter that wants the object beyond the line for
 some frames). ``noise_mm`` is the 1-sigma noise of the source's positions (0 for exact data).
 
@@ -52,7 +57,11 @@ from geometry.field import FieldModel
 from geometry.lines import ball_in_goal_margin, ball_out_margin, goal_margins
 from rules.engine.state import FrameState
 
-__all__ = ["LineCall", "LineJudge"]
+__all__ = ["MAX_BALL_MM_S", "LineCall", "LineJudge"]
+
+#: Faster than any ball on a table (a struck ball reaches ~6 m/s): a longer step is a jump of
+#: the source's ball (re-acquired elsewhere), never a ball crossing a line.
+MAX_BALL_MM_S = 8000.0
 
 FloatArray = NDArray[np.float64]
 
@@ -83,6 +92,7 @@ class LineJudge:
         self.rail_half = (xmax, ymax)
         self._rest_sum = np.zeros(2)
         self._rest_n = 0
+        self._was_in = True  # the ball has been in the field since play started
 
     def ball_xy(
         self, prev: FrameState | None, cur: FrameState, ahead: list[FrameState]
@@ -121,6 +131,12 @@ class LineJudge:
     def lance_started(self, xy: tuple[float, float], r: float) -> None:
         """A flick: note whether the ball starts on a touchline (see the module docstring)."""
         self._on_line_start = self.touching and self._touching_line(xy, r)
+
+    def play_started(self, xy: tuple[float, float], r: float) -> None:
+        """A flick starts play with the ball at ``xy``: a ball that is not in the field then
+        (a source's false ball in a goal, a ball held out of the field by a hand) cannot go out
+        or in until it has been seen in the field: a goal or an out is the ball leaving."""
+        self._was_in = self.status(xy, r)[0] == "in"
 
     def _touching_line(self, xy: tuple[float, float], r: float) -> bool:
         return abs(xy[1]) + r >= self.field.hw - self.field.lw
@@ -162,6 +178,18 @@ class LineJudge:
             ball if ball is not None else ((float(cur.ball_xy_mm[0]), float(cur.ball_xy_mm[1])), 1)
         )
         kind, where, margin = self.status(b1, r)
+        dt = cur.t_s - prev.t_s
+        if prev.present[bi] and dt > 0.0:
+            step = float(np.hypot(*(cur.ball_xy_mm - prev.ball_xy_mm)))
+            if step > MAX_BALL_MM_S * dt:
+                # no ball flies this far in a frame: the source found it again elsewhere (or
+                # took a false ball for it); it must be seen in the field before it can leave
+                self._was_in = kind == "in"
+                return None
+        if not self._was_in:
+            if kind != "in":
+                return None
+            self._was_in = True
         averaged = n > 1 or not cur.moving[bi]
         if self.noise_mm <= 0.0:
             sure = True

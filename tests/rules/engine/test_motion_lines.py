@@ -114,3 +114,134 @@ def test_contacts_at_one_instant_are_ordered_piece_piece_first() -> None:
         (5, 0.1, "A7", "A6", "piece-piece"),
     ]
     assert [r[3] for r in sorted(rows, key=contact_order)] == ["A6", "B8", "ball"]
+
+
+def test_a_lance_started_with_the_ball_out_calls_nothing_until_the_ball_is_in() -> None:
+    """A source's false ball resting in a goal (or a ball a hand holds beyond a line) when a
+    lance starts: that ball never left the field, so neither a goal nor an out is called
+    until it has been in; once in, it leaves as any ball does."""
+    s = Script(
+        brasileira_roster(
+            [
+                ("A9", "A", "button", -300.0, 0.0),
+                ("B5", "B", "button", 300.0, 200.0),
+                ("ball", "", "ball", -1015.0, 40.0),  # beyond the left goal line, in its net
+            ]
+        )
+    )
+    s.rest(4)
+    s.move({"A9": (0, 4, (-200.0, 0.0))})  # the flick: the ball never comes near
+    s.rest(6)
+    events = run("brasileira", s, lag_frames=2, noise_mm=0.5, settle_frames=3)
+    assert find(events, "lance", "A", "A9")
+    assert not find(events, "ball_out") and not find(events, "goal")
+    # Once the ball is seen in the field, it goes out like any ball.
+    s.place("ball", (-240.0, 660.0))
+    s.place("A9", (-240.0, 600.0))
+    s.rest(3)
+    s.move(
+        {"A9": (0, 2, (-240.0, 630.0)), "ball": (1, 6, (-240.0, 760.0))},
+        {2: [("A9", "ball", "piece-ball")]},
+    )
+    s.rest(4)
+    events = run("brasileira", s, lag_frames=2, noise_mm=0.5, settle_frames=3)
+    assert find(events, "ball_out", "B", "A9", restart="throw_in")
+
+
+def test_a_flick_flagged_moving_a_frame_late_is_no_furada() -> None:
+    """A tracker calls a slow start moving one frame after the piece left its place: the
+    lance it begins is under way (not ended at once as a furada), so the flicked piece that
+    meets an opponent before the ball commits a foul."""
+    s = Script(
+        brasileira_roster(
+            [
+                ("A9", "A", "button", -200.0, 0.0),
+                ("B5", "B", "button", -120.0, 0.0),
+                ("ball", "", "ball", -200.0, 300.0),
+            ]
+        )
+    )
+    s.rest(6)
+    n = len(s.frames)
+    s.move(
+        {"A9": (0, 4, (-180.0, 0.0)), "B5": (3, 8, (-60.0, 0.0))},
+        {4: [("A9", "B5", "piece-piece")]},
+    )
+    s.rest(6)
+    # the tracker's flag comes on a frame late: the first frame of the slide reads at rest
+    moving = s.frames[n].moving.copy()
+    moving[s.index("A9")] = False
+    s.frames[n] = dataclasses.replace(s.frames[n], moving=moving)
+    events = run("brasileira", s, lag_frames=2, noise_mm=0.5, settle_frames=3)
+    assert find(events, "lance", "A", "A9")
+    assert not find(events, "furada")
+    assert find(events, "foul", "A", "A9")
+
+
+def test_a_flick_under_a_hand_is_seen_by_the_ball_it_strikes() -> None:
+    """The flicked button stays frozen under its coach's hand in the tracks (never seen to
+    start), but its touch sets the resting ball going: that is its lance, and the ball it
+    sends wide over its own goal line gives the other team a corner."""
+    s = Script(
+        brasileira_roster(
+            [
+                ("A3", "A", "button", -735.0, 55.0),
+                ("ball", "", "ball", -775.0, 75.0),
+            ]
+        )
+    )
+    s.rest(4)
+    # only the ball is seen to move: A3's own slide is hidden under the hand
+    s.move({"ball": (0, 5, (-1020.0, 160.0))}, {1: [("A3", "ball", "piece-ball")]})
+    s.rest(4)
+    events = run("brasileira", s, lag_frames=2, noise_mm=0.5, settle_frames=3)
+    assert find(events, "lance", "A", "A3")
+    assert find(events, "ball_out", "B", "A3", restart="corner")
+
+
+def test_a_ball_set_going_with_no_touch_seen_saves_the_flicked_piece_from_a_foul() -> None:
+    """The flicked button's touch of the ball is missed by the tracks (the ball unseen at
+    that instant), but the ball is seen to start moving in its lance: when the button then
+    meets an opponent it had touched the ball first, and no foul is called."""
+    s = Script(
+        brasileira_roster(
+            [
+                ("A9", "A", "button", -200.0, 0.0),
+                ("B5", "B", "button", -60.0, 80.0),
+                ("ball", "", "ball", -160.0, 0.0),
+            ]
+        )
+    )
+    s.rest(4)
+    s.move({"A9": (0, 2, (-190.0, 0.0)), "ball": (1, 8, (-40.0, -60.0))})  # no touch seen
+    s.move({"A9": (0, 4, (-100.0, 60.0))}, {4: [("A9", "B5", "piece-piece")]})
+    s.rest(5)
+    events = run("brasileira", s, lag_frames=2, noise_mm=0.5, settle_frames=3)
+    assert find(events, "lance", "A", "A9")
+    assert not find(events, "foul")
+
+
+def test_a_ball_that_jumps_into_a_net_is_no_goal() -> None:
+    """The tracks' ball jumps 900 mm in one frame, from the middle of the field into the
+    goal's net (a false ball taken for it): no ball flies that far, so no goal is called;
+    seen back in the field, it scores as any ball does."""
+    s = Script(
+        brasileira_roster(
+            [
+                ("A9", "A", "button", 0.0, 0.0),
+                ("ball", "", "ball", 40.0, 0.0),
+            ]
+        )
+    )
+    s.rest(3)
+    lance(s, "A9", (120.0, 0.0), rest=0)
+    s.place("ball", (1020.0, 10.0))  # the jump: in the net, between the posts
+    s.rest(6)
+    events = run("brasileira", s, lag_frames=2, noise_mm=0.5, settle_frames=3)
+    assert find(events, "lance", "A", "A9") and not find(events, "goal")
+    s.place("ball", (900.0, 0.0))
+    s.place("A9", (860.0, 0.0))
+    s.rest(3)
+    lance(s, "A9", (1030.0, 0.0))
+    events = run("brasileira", s, lag_frames=2, noise_mm=0.5, settle_frames=3)
+    assert find(events, "goal", "A", "A9")
