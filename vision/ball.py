@@ -46,6 +46,7 @@ _N = 40  # outline points
 _STEP_MM = 0.04  # finite-difference step of the centre
 _STEP_PX = 0.2  # ... and of the streak
 _CORE = 0.7  # the lit core's share of the silhouette's size
+_SHADOW_PX = 1.5  # reach (Gaussian sigma, px) of the cast shadow carried under the ball's edge
 
 
 def sphere_outline(
@@ -135,6 +136,17 @@ def _make_line_kernel(d_px: FloatArray) -> F32:
     return k / k.sum()
 
 
+def _shadow_under(k: F32, known: NDArray[np.bool_], sigma_px: float = _SHADOW_PX) -> F32:
+    """The felt's darkening ``k`` (h, w) carried from the ``known`` pixels into the others: a
+    Gaussian-weighted mean of the known ones near each (normalised convolution), 1 (no shadow)
+    where none is near. A ball's cast shadow is a blur several millimetres wide, so under the
+    ball's soft edge it is about what it is just outside it."""
+    w = known.astype(np.float32)
+    num = cv2.GaussianBlur(k.astype(np.float32) * w, (0, 0), sigma_px)
+    den = cv2.GaussianBlur(w, (0, 0), sigma_px)
+    return np.asarray(np.where(den > 1e-3, num / np.maximum(den, 1e-3), 1.0), np.float32)
+
+
 @dataclass(frozen=True)
 class BallFit:
     """The fitted ball.
@@ -178,13 +190,16 @@ class _Model:
         vv, uu = np.mgrid[0:h, 0:w].astype(np.float32)
         self.uu, self.vv = uu + origin[0], vv + origin[1]
         # A cast shadow (the felt uniformly darker) is the felt's, not the ball's: the pixels
-        # around the ball have their background darkened up to 0.55 x to match them. Not the
-        # ball's own pixels (its silhouette's soft edge and streak): its shaded rim, darker than
-        # a pale felt, is the ball. Not grown: on a pale felt the shadow beside a pale ball
-        # (its contact shadow, a third darker) differs more than the ball does.
+        # around the ball have their background darkened up to 0.55 x to match them. The
+        # ball's own pixels (its silhouette's soft edge and streak) cannot say it themselves
+        # (its shaded rim, darker than a pale felt, is the ball): they take the darkening of
+        # the felt just around them, as the shadow is a blur wider than the edge (left at the
+        # felt's, a pale felt's shadow under the edge read as rim and pulled the centre toward
+        # it, 0.1-0.3 mm). Not grown: on a pale felt the shadow beside a pale ball (its
+        # contact shadow, a third darker) differs more than the ball does.
         k = np.clip((image * bg).sum(axis=2) / np.maximum((bg * bg).sum(axis=2), 1.0), 0.55, 1.0)
         if near is not None:
-            k = np.where(near, 1.0, k)
+            k = np.where(near, _shadow_under(k, valid & ~near), k)
         bg = bg * k[:, :, None]
         self.d = (image - bg)[valid]  # (P, 3)
         self.b = bg[valid]
