@@ -155,7 +155,9 @@ class BallFit:
     centre, ``sigma_mm`` 1-sigma of ``xy_mm`` from the fit, ``streak_px`` the motion during the
     exposure, ``colour_bgr`` the fitted colour, ``explained`` the share of the pixels' deviation
     from the background the model explains (0..1), ``visible`` the share of the silhouette not
-    covered by other things, ``rms`` the residual (grey levels).
+    covered by other things, ``rms`` the residual (grey levels), ``rim_bgr`` the fitted colour
+    of the silhouette's outer part (a sphere's shaded rim; a bare painted spot's fit, whose
+    difference from the table is smaller than a ball, has the table's colour there).
     """
 
     xy_mm: FloatArray
@@ -166,6 +168,7 @@ class BallFit:
     explained: float
     visible: float
     rms: float
+    rim_bgr: FloatArray | None = None
 
 
 class _Model:
@@ -237,7 +240,8 @@ class _Model:
         return both[:, :, 0], both[:, :, 1]
 
     def residual(self, p: FloatArray) -> tuple[FloatArray, FloatArray, F32]:
-        """Residuals (P * 3,), the fitted colour (3,) of the ball's core, and its coverage.
+        """Residuals (P * 3,), the fitted colours (2, 3) of the ball's core and rim, and its
+        coverage.
 
         A ball is lit from above: its core is brighter than its rim (and on a pale felt the
         rim is darker than the felt, the core lighter); two colours, solved in closed form.
@@ -250,7 +254,7 @@ class _Model:
         m = np.array([[a1 @ a1, a1 @ a2], [a1 @ a2, a2 @ a2]]) + 1e-6 * np.eye(2)
         c = np.linalg.solve(m, np.stack([a1 @ y, a2 @ y]))  # (2, 3)
         r = self.d - a1[:, None] * (c[0] - self.b) - a2[:, None] * (c[1] - self.b)
-        return r.ravel(), c[0], whole
+        return r.ravel(), np.asarray(c, np.float64), whole
 
 
 def fit_ball(
@@ -330,7 +334,7 @@ def fit_ball(
         if np.abs(delta[:2]).max() < 0.01:
             break
     assert model is not None
-    r, colour, _ = model.residual(p)
+    r, colours, _ = model.residual(p)
     n = len(r)
     dof = max(n - len(p) - 3, 1)
     s2 = float(r @ r) / dof
@@ -351,10 +355,11 @@ def fit_ball(
         uv_px=uv,
         sigma_mm=sigma,
         streak_px=p[2:4].copy() if moving else np.zeros(2),
-        colour_bgr=colour,
+        colour_bgr=colours[0],
         explained=explained,
         visible=visible,
         rms=math.sqrt(s2),
+        rim_bgr=colours[1],
     )
 
 
