@@ -46,6 +46,7 @@ _N = 40  # outline points
 _STEP_MM = 0.04  # finite-difference step of the centre
 _STEP_PX = 0.2  # ... and of the streak
 _CORE = 0.7  # the lit core's share of the silhouette's size
+_SHADOW_PX = 1.5  # reach (Gaussian sigma, px) of the cast shadow carried under the ball's edge
 
 
 def sphere_outline(
@@ -135,6 +136,17 @@ def _make_line_kernel(d_px: FloatArray) -> F32:
     return k / k.sum()
 
 
+def _shadow_under(k: F32, known: NDArray[np.bool_], sigma_px: float = _SHADOW_PX) -> F32:
+    """The felt's darkening ``k`` (h, w) carried from the ``known`` pixels into the others: a
+    Gaussian-weighted mean of the known ones near each (normalised convolution), 1 (no shadow)
+    where none is near. A ball's cast shadow is a blur several millimetres wide, so under the
+    ball's soft edge it is about what it is just outside it."""
+    w = known.astype(np.float32)
+    num = cv2.GaussianBlur(k.astype(np.float32) * w, (0, 0), sigma_px)
+    den = cv2.GaussianBlur(w, (0, 0), sigma_px)
+    return np.asarray(np.where(den > 1e-3, num / np.maximum(den, 1e-3), 1.0), np.float32)
+
+
 @dataclass(frozen=True)
 class BallFit:
     """The fitted ball.
@@ -143,7 +155,9 @@ class BallFit:
     centre, ``sigma_mm`` 1-sigma of ``xy_mm`` from the fit, ``streak_px`` the motion during the
     exposure, ``colour_bgr`` the fitted colour, ``explained`` the share of the pixels' deviation
     from the background the model explains (0..1), ``visible`` the share of the silhouette not
-    covered by other things, ``rms`` the residual (grey levels).
+    covered by other things, ``rms`` the residual (grey levels), ``rim_bgr`` the fitted colour
+    of the silhouette's outer part (a sphere's shaded rim; a bare painted spot's fit, whose
+    difference from the table is smaller than a ball, has the table's colour there).
     """
 
     xy_mm: FloatArray
@@ -154,6 +168,7 @@ class BallFit:
     explained: float
     visible: float
     rms: float
+    rim_bgr: FloatArray | None = None
 
 
 class _Model:
@@ -178,13 +193,16 @@ class _Model:
         vv, uu = np.mgrid[0:h, 0:w].astype(np.float32)
         self.uu, self.vv = uu + origin[0], vv + origin[1]
         # A cast shadow (the felt uniformly darker) is the felt's, not the ball's: the pixels
-        # around the ball have their background darkened up to 0.55 x to match them. Not the
-        # ball's own pixels (its silhouette's soft edge and streak): its shaded rim, darker than
-        # a pale felt, is the ball. Not grown: on a pale felt the shadow beside a pale ball
-        # (its contact shadow, a third darker) differs more than the ball does.
+        # around the ball have their background darkened up to 0.55 x to match them. The
+        # ball's own pixels (its silhouette's soft edge and streak) cannot say it themselves
+        # (its shaded rim, darker than a pale felt, is the ball): they take the darkening of
+        # the felt just around them, as the shadow is a blur wider than the edge (left at the
+        # felt's, a pale felt's shadow under the edge read as rim and pulled the centre toward
+        # it, 0.1-0.3 mm). Not grown: on a pale felt the shadow beside a pale ball (its
+        # contact shadow, a third darker) differs more than the ball does.
         k = np.clip((image * bg).sum(axis=2) / np.maximum((bg * bg).sum(axis=2), 1.0), 0.55, 1.0)
         if near is not None:
-            k = np.where(near, 1.0, k)
+            k = np.where(near, _shadow_under(k, valid & ~near), k)
         bg = bg * k[:, :, None]
         self.d = (image - bg)[valid]  # (P, 3)
         self.b = bg[valid]
@@ -222,7 +240,8 @@ class _Model:
         return both[:, :, 0], both[:, :, 1]
 
     def residual(self, p: FloatArray) -> tuple[FloatArray, FloatArray, F32]:
-        """Residuals (P * 3,), the fitted colour (3,) of the ball's core, and its coverage.
+        """Residuals (P * 3,), the fitted colours (2, 3) of the ball's core and rim, and its
+        coverage.
 
         A ball is lit from above: its core is brighter than its rim (and on a pale felt the
         rim is darker than the felt, the core lighter); two colours, solved in closed form.
@@ -235,7 +254,7 @@ class _Model:
         m = np.array([[a1 @ a1, a1 @ a2], [a1 @ a2, a2 @ a2]]) + 1e-6 * np.eye(2)
         c = np.linalg.solve(m, np.stack([a1 @ y, a2 @ y]))  # (2, 3)
         r = self.d - a1[:, None] * (c[0] - self.b) - a2[:, None] * (c[1] - self.b)
-        return r.ravel(), c[0], whole
+        return r.ravel(), np.asarray(c, np.float64), whole
 
 
 def fit_ball(
@@ -315,7 +334,7 @@ def fit_ball(
         if np.abs(delta[:2]).max() < 0.01:
             break
     assert model is not None
-    r, colour, _ = model.residual(p)
+    r, colours, _ = model.residual(p)
     n = len(r)
     dof = max(n - len(p) - 3, 1)
     s2 = float(r @ r) / dof
@@ -336,10 +355,11 @@ def fit_ball(
         uv_px=uv,
         sigma_mm=sigma,
         streak_px=p[2:4].copy() if moving else np.zeros(2),
-        colour_bgr=colour,
+        colour_bgr=colours[0],
         explained=explained,
         visible=visible,
         rms=math.sqrt(s2),
+        rim_bgr=colours[1],
     )
 
 

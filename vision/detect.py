@@ -88,6 +88,7 @@ _KEEPER_OR_BELOW = 0.7  # a 'button' in a penalty area explaining less may be a 
 _BALL_MM2 = 78.5  # a 10 mm ball's footprint
 _MIN_BALL = 0.2  # of it: the least a ball's blob (white on a pale felt: its shaded rim is lost)
 _BALL_MIN_SCORE = 0.35
+_SPOT_STILL = 0.5  # the least share a ball on a painted spot explains in a still
 _BALL_SURE = 0.6  # a fit this good is the ball: the candidates after it are not tried
 # a piece that differs from the felt in hue more than in light (black on dark green): JPEG's
 # half-resolution colour blurs its edge over about two pixels
@@ -772,8 +773,10 @@ class Detector:
         # most ball-like first: the strongest ball-sized difference from the table at full
         # resolution (a ball is a solid colour; the noise's and a print's leftovers are single
         # pixels or faint), not a sliver along a line
+        peaks: dict[int, FloatArray] = {}
+
         def rank(b: tuple[FloatArray, float, FloatArray]) -> float:
-            strength = self._ball_strength(img, bgf, b[2], excluded)
+            strength, peaks[id(b[2])] = self._ball_strength(img, bgf, b[2], excluded)
             spread = (
                 np.sqrt(np.maximum(np.linalg.eigvalsh(np.cov(b[0].T)), 0.0))
                 if len(b[0]) >= 3
@@ -809,18 +812,31 @@ class Detector:
                 excluded=excluded,
                 streak0_px=streak,
             )
-            if (
-                fit is None
-                or not np.isfinite(fit.xy_mm).all()
-                or np.hypot(*fit.streak_px) > _MAX_STREAK_PX
-                or not plausible_colour(fit)
-            ):
+            if streak is not None and (fit is None or np.hypot(*fit.streak_px) > _MAX_STREAK_PX):
+                # a still ball's blob drawn out along a line (or the net's edge behind it) looks
+                # like a streak, and the streak's fit runs off: tried again as a still ball
+                fit = fit_ball(
+                    img, bgf, self.camera, xy0, sz.ball_diameter, sz.ball_height, excluded=excluded
+                )
+            score = self._ball_score(fit, bgf, c)
+            peak = peaks.get(id(uv), c)
+            if 0.0 < score < _BALL_MIN_SCORE and np.hypot(*(peak - c)) > 2.0:
+                # a blob's mean strays by the ball's halo, a line or the net beside it further
+                # than the fit reaches (a fit that could be a ball, but a poor one): tried again
+                # from where its matched filter peaks
+                xy1 = self.camera.image_to_table(peak[None], z_c)[0]
+                again = fit_ball(
+                    img, bgf, self.camera, xy1, sz.ball_diameter, sz.ball_height, excluded=excluded
+                )
+                if (
+                    again is not None
+                    and again.visible >= 0.5
+                    and self._ball_score(again, bgf, c) > score
+                ):
+                    fit, score = again, self._ball_score(again, bgf, c)
+            if fit is None or not self._ball_fit_ok(fit):
                 self._reject(uv, hands, "ball")
                 continue
-            contrast = float(np.linalg.norm(fit.colour_bgr - bgf[int(c[1]), int(c[0])]))
-            score = fit.explained * min(1.0, contrast / 60.0)
-            if self.ball_colour is not None:
-                score *= math.exp(-float(np.linalg.norm(fit.colour_bgr - self.ball_colour)) / 80.0)
             if not self._in_goal(fit.xy_mm):
                 scored.append((score, fit))
             if score < _BALL_MIN_SCORE:
@@ -838,12 +854,34 @@ class Detector:
             )
         return best
 
+    def _ball_score(self, fit: BallFit | None, bgf: NDArray[np.float32], c: FloatArray) -> float:
+        """How much a fit looks like the ball (0 when it cannot be one): the share of the
+        pixels it explains, less when its colour is near the table's or far from the ball's."""
+        if fit is None or not self._ball_fit_ok(fit):
+            return 0.0
+        contrast = float(np.linalg.norm(fit.colour_bgr - bgf[int(c[1]), int(c[0])]))
+        score = fit.explained * min(1.0, contrast / 60.0)
+        if self.ball_colour is not None:
+            score *= math.exp(-float(np.linalg.norm(fit.colour_bgr - self.ball_colour)) / 80.0)
+        return score
+
+    @staticmethod
+    def _ball_fit_ok(fit: BallFit | None) -> bool:
+        """Whether a fit can be a ball at all (found, finite, a streak a ball can make, a
+        colour a ball can have)."""
+        return (
+            fit is not None
+            and bool(np.isfinite(fit.xy_mm).all())
+            and np.hypot(*fit.streak_px) <= _MAX_STREAK_PX
+            and plausible_colour(fit)
+        )
+
     def _ball_strength(
         self, img: U8, bgf: NDArray[np.float32], uv: FloatArray, excluded: NDArray[np.bool_]
-    ) -> float:
+    ) -> tuple[float, FloatArray]:
         """The largest mean difference from the table (summed over the channels) in a window
         of a ball's core size about a blob's pixels (full resolution), the pieces' and hands'
-        pixels left out: a matched filter."""
+        pixels left out: a matched filter; and where it is largest (px)."""
         h, w = img.shape[:2]
         c = uv.mean(axis=0)
         o, st = self.stride // 2, self.stride
@@ -857,11 +895,17 @@ class Detector:
         x1 = min(w, math.ceil(uv[:, 0].max()) + k + st + 1)
         y1 = min(h, math.ceil(uv[:, 1].max()) + k + st + 1)
         if x1 - x0 < k or y1 - y0 < k:
-            return 0.0
+            return 0.0, c
         diff = cv2.absdiff(img[y0:y1, x0:x1].astype(np.float32), bgf[y0:y1, x0:x1])
         level = cv2.transform(diff, np.ones((1, 3), np.float32))
         level[excluded[y0:y1, x0:x1]] = 0.0
-        return float(cv2.blur(level, (k, k)).max())
+        blurred = cv2.blur(level, (k, k))
+        # where it peaks among the blob's own pixels (a stride about them)
+        a0, b0 = (max(0, math.floor(v) - st - o) for v in uv.min(axis=0) - (x0, y0))
+        a1, b1 = (math.ceil(v) + st + 1 for v in uv.max(axis=0) - (x0, y0))
+        _, _, _, at = cv2.minMaxLoc(blurred[b0:b1, a0:a1])
+        peak = np.array([at[0] + a0 + x0, at[1] + b0 + y0], np.float64)
+        return float(blurred.max()), peak
 
     def _reject(self, uv: FloatArray, hands: NDArray[np.bool_], kind: str) -> None:
         """Remember a blob (its pixels, px) where the search for ``kind`` failed, unless a
@@ -877,7 +921,8 @@ class Detector:
         field = FieldModel(self.table)
         spots = [(0.0, 0.0), field.penalty_mark("left"), field.penalty_mark("right")]
         # against a learned table a ball on a spot differs from it as any ball does; a still's
-        # estimate of the painted spot is rougher, so a weaker fit is taken there
+        # estimate of the painted spot is rougher: the bare mark's leftover, smaller than a
+        # ball, explains a ball-sized fit's pixels in part (0.1-0.4 of them), a ball on it most
         return ball_on_spots(
             img,
             bgf,
@@ -887,7 +932,7 @@ class Detector:
             self.sizes.ball_height,
             excluded,
             self.bg.felt_colour,
-            min_explained=0.15 if self.learned else 0.05,
+            min_explained=0.15 if self.learned else _SPOT_STILL,
         )
 
     def _covered(
