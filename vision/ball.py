@@ -37,6 +37,7 @@ __all__ = [
     "ball_outline",
     "fit_ball",
     "plausible_colour",
+    "shadow_like",
     "sphere_outline",
 ]
 
@@ -367,6 +368,17 @@ def plausible_colour(fit: BallFit) -> bool:
     """Whether the fitted colour is one a ball can have (a fit that explains a faint
     difference by a sliver of coverage comes out with a colour of thousands of grey levels)."""
     return bool(np.all((fit.colour_bgr > -40.0) & (fit.colour_bgr < 320.0)))
+
+
+def shadow_like(colour_bgr: FloatArray, table_bgr: FloatArray) -> bool:
+    """Whether a fitted colour is the table's, uniformly darker (0.5-0.95 in every channel,
+    within 0.08 of each other): a shadow (a goalkeeper's beside it, on a tilted camera), which
+    the foreground excuses and a ball of its own colour is not."""
+    t = np.asarray(table_bgr, float)
+    if np.any(t < 20.0):
+        return False  # a channel too dark to measure a ratio on
+    k = np.asarray(colour_bgr, float) / t
+    return bool(np.all((k > 0.5) & (k < 0.95)) and np.ptp(k) < 0.08)
 
 
 def ball_on_spots(

@@ -55,7 +55,7 @@ from vision.background import (
     hand_polygons,
     nonzero_yx,
 )
-from vision.ball import BallFit, ball_on_spots, fit_ball, plausible_colour
+from vision.ball import BallFit, ball_on_spots, fit_ball, plausible_colour, shadow_like
 from vision.detections import Detections
 from vision.solids import (
     Solid,
@@ -859,7 +859,10 @@ class Detector:
         pixels it explains, less when its colour is near the table's or far from the ball's."""
         if fit is None or not self._ball_fit_ok(fit):
             return 0.0
-        contrast = float(np.linalg.norm(fit.colour_bgr - bgf[int(c[1]), int(c[0])]))
+        table = bgf[int(c[1]), int(c[0])]
+        if shadow_like(fit.colour_bgr, table):
+            return 0.0  # a piece's shadow beyond the pixels its fit leaves out
+        contrast = float(np.linalg.norm(fit.colour_bgr - table))
         score = fit.explained * min(1.0, contrast / 60.0)
         if self.ball_colour is not None:
             score *= math.exp(-float(np.linalg.norm(fit.colour_bgr - self.ball_colour)) / 80.0)

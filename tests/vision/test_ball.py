@@ -191,3 +191,22 @@ def test_cast_shadow_under_the_edge_does_not_pull_the_ball() -> None:
     e = np.array(errs)
     assert np.hypot(e[:, 0], e[:, 1]).max() < 0.08
     assert abs(float(np.mean(e @ away))) < 0.035  # no pull toward the shadow
+
+
+@pytest.mark.parametrize(
+    ("colour", "table", "shadow"),
+    [
+        ((44.0, 101.0, 32.0), (61.0, 138.0, 42.0), True),  # green felt, 0.72-0.76 of it
+        ((120.0, 120.0, 120.0), (200.0, 200.0, 200.0), True),  # pale felt, 0.6
+        ((230.0, 235.0, 240.0), (61.0, 138.0, 42.0), False),  # a white ball on green felt
+        ((30.0, 140.0, 250.0), (200.0, 205.0, 210.0), False),  # an orange ball on pale felt
+        ((50.0, 90.0, 40.0), (61.0, 138.0, 42.0), False),  # darker, not uniformly: a piece
+        ((60.0, 136.0, 41.0), (61.0, 138.0, 42.0), False),  # the felt itself
+        ((20.0, 20.0, 20.0), (61.0, 138.0, 42.0), False),  # a black ball
+        ((5.0, 60.0, 5.0), (10.0, 120.0, 10.0), False),  # too dark a channel to tell
+    ],
+)
+def test_a_shadow_is_the_table_uniformly_darker(colour, table, shadow) -> None:  # type: ignore[no-untyped-def]
+    from vision.ball import shadow_like
+
+    assert shadow_like(np.array(colour), np.array(table)) is shadow
