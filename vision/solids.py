@@ -363,7 +363,7 @@ def fit_solid(
         delta = np.zeros(free)
         delta[:k] = -np.linalg.solve(a + lam * np.diag(np.diag(a)) + 1e-6 * np.eye(k), jw.T @ r)
         centred = centred or it >= 5 or float(np.abs(delta[:2]).max()) < 0.3
-        accepted = best is not None and best[1] is not None and np.array_equal(best[1], s.p[:free])
+        accepted = best is not None and np.array_equal(best[1], s.p[:free])  # this step not undone
         if accepted and prev is not None and it >= 2:
             # Gauss-Newton on a large-residual fit converges linearly (each step ~0.7 of the
             # last, along the same line): jump to the limit of that geometric series
