@@ -12,7 +12,9 @@ perspective silhouette of a sphere (the circle where the cone from the camera to
 a flat disc (hull of its top and bottom circles), with a soft one-pixel edge, a Gaussian lens
 blur and, for a moving ball, the streak of its motion during the exposure (a box filter along
 ``streak_px``; the fitted centre is the middle of the streak). Gauss-Newton on the footprint
-centre (mm) and the streak (px). Pixels covered by another piece or a hand are left out, so a
+centre (mm) and the streak (px): the centre's derivatives are analytic (the silhouette's
+coverage moves with it; the colours' share is projected out), the streak's finite
+differences. Pixels covered by another piece or a hand are left out, so a
 ball partly hidden beside a button is fitted on what is left of it.
 
 Pixels where the ball's colour equals the table's (a white ball over a white line) carry no
@@ -44,7 +46,6 @@ __all__ = [
 FloatArray = NDArray[np.float64]
 F32 = NDArray[np.float32]
 _N = 40  # outline points
-_STEP_MM = 0.04  # finite-difference step of the centre
 _STEP_PX = 0.2  # ... and of the streak
 _CORE = 0.7  # the lit core's share of the silhouette's size
 _SHADOW_PX = 1.5  # reach (Gaussian sigma, px) of the cast shadow carried under the ball's edge
@@ -107,6 +108,35 @@ def _coverage(outline: FloatArray, uu: F32, vv: F32, core: float | None = None) 
     mid_n = n @ a.mean(axis=0)
     inner = np.clip(0.5 - (proj - (mid_n + np.float32(core) * (off - mid_n))).max(axis=1), 0, 1)
     return np.stack([whole, inner], axis=1).reshape(*uu.shape, 2).astype(np.float32)
+
+
+def _coverage_d(outline: FloatArray, uu: F32, vv: F32, core: float) -> F32:
+    """:func:`_coverage` with ``core`` and its derivatives: (h, w, 6), the whole polygon's and
+    the core's coverage, then d(whole)/du, d(whole)/dv, d(core)/du, d(core)/dv for a
+    translation of the polygon by (u, v) px.
+
+    Moved by t, every edge's offset grows by n . t, so a pixel on the ramp of its nearest edge
+    (the one of largest signed distance) gains n . t of coverage: the derivative is that edge's
+    normal on the ramp and zero elsewhere - exact for this model, where finite differences
+    needed a model evaluation per parameter.
+    """
+    a = outline.astype(np.float32)
+    b = np.roll(a, -1, axis=0)
+    e = b - a
+    area2 = float(np.sum(a[:, 0] * b[:, 1] - b[:, 0] * a[:, 1]))
+    n = np.column_stack([e[:, 1], -e[:, 0]]) * np.float32(1.0 if area2 > 0 else -1.0)
+    n /= np.maximum(np.linalg.norm(n, axis=1, keepdims=True), 1e-9)
+    off = np.sum(n * a, axis=1)
+    proj = uu.reshape(-1, 1) * n[:, 0] + vv.reshape(-1, 1) * n[:, 1]
+    mid_n = n @ a.mean(axis=0)
+    out = np.empty((proj.shape[0], 6), np.float32)
+    for j, o in enumerate((off, mid_n + np.float32(core) * (off - mid_n))):
+        dist = proj - o
+        k = dist.argmax(axis=1)
+        cov = 0.5 - np.take_along_axis(dist, k[:, None], axis=1)[:, 0]
+        out[:, j] = np.clip(cov, 0.0, 1.0)
+        out[:, 2 + 2 * j : 4 + 2 * j] = n[k] * ((cov > 0.0) & (cov < 1.0))[:, None]
+    return out.reshape(*uu.shape, 6)
 
 
 def _line_kernel(d_px: FloatArray) -> F32:
@@ -240,6 +270,33 @@ class _Model:
         both = self._blur(_coverage(outline, self.uu, self.vv, _CORE), p)
         return both[:, :, 0], both[:, :, 1]
 
+    def residual_jac(self, p: FloatArray) -> tuple[FloatArray, FloatArray]:
+        """Residuals (P * 3,) at ``p`` and their derivatives (P * 3, 2) in the footprint centre
+        (mm), the colours held at their optimum and the change the colours can absorb projected
+        out (variable projection, Kaufman's form: the gradient is exact, so is the fit's
+        optimum)."""
+        outline = self.outline(p[:2])[::2]
+        maps = self._blur(_coverage_d(outline, self.uu, self.vv, _CORE), p)[self.valid]
+        assert self._ref is not None
+        jac_uv = self._ref[2]  # d(uv)/d(xy) of the centre: the silhouette moves with it
+        a1 = maps[:, 1].astype(np.float64)
+        a2 = maps[:, 0].astype(np.float64) - a1
+        y = self.d + (a1 + a2)[:, None] * self.b
+        m = np.array([[a1 @ a1, a1 @ a2], [a1 @ a2, a2 @ a2]]) + 1e-6 * np.eye(2)
+        c = np.linalg.solve(m, np.stack([a1 @ y, a2 @ y]))  # (2, 3)
+        r = self.d - a1[:, None] * (c[0] - self.b) - a2[:, None] * (c[1] - self.b)
+        d_whole = maps[:, 2:4].astype(np.float64) @ jac_uv  # (P, 2): d/dx, d/dy (mm)
+        d_a1 = maps[:, 4:6].astype(np.float64) @ jac_uv
+        d_a2 = d_whole - d_a1
+        aa = np.column_stack([a1, a2])
+        m_inv = np.linalg.inv(m)
+        jac = np.empty((r.size, 2))
+        for k in range(2):
+            v = -(d_a1[:, k, None] * (c[0] - self.b) + d_a2[:, k, None] * (c[1] - self.b))
+            v -= aa @ (m_inv @ (aa.T @ v))  # what a change of colour would absorb
+            jac[:, k] = v.ravel()
+        return r.ravel(), jac
+
     def residual(self, p: FloatArray) -> tuple[FloatArray, FloatArray, F32]:
         """Residuals (P * 3,), the fitted colours (2, 3) of the ball's core and rim, and its
         coverage.
@@ -320,13 +377,13 @@ def fit_ball(
                 psf_px,
                 near=reach,
             )
-        r0, _, _ = model.residual(p)
-        steps = [_STEP_MM, _STEP_MM] + ([_STEP_PX, _STEP_PX] if moving else [])
+        r0, jac_xy = model.residual_jac(p)
         jac = np.empty((len(r0), len(p)))
-        for k, step in enumerate(steps):
+        jac[:, :2] = jac_xy
+        for k in range(2, len(p)):  # the streak: finite differences
             q = p.copy()
-            q[k] += step
-            jac[:, k] = (model.residual(q)[0] - r0) / step
+            q[k] += _STEP_PX
+            jac[:, k] = (model.residual(q)[0] - r0) / _STEP_PX
         jtj = jac.T @ jac + 1e-6 * np.eye(len(p))
         delta = -np.linalg.solve(jtj, jac.T @ r0)
         limit = np.array([2.0, 2.0, 3.0, 3.0])[: len(p)]
@@ -335,7 +392,7 @@ def fit_ball(
         if np.abs(delta[:2]).max() < 0.01:
             break
     assert model is not None
-    r, colours, _ = model.residual(p)
+    r, colours, full = model.residual(p)
     n = len(r)
     dof = max(n - len(p) - 3, 1)
     s2 = float(r @ r) / dof
@@ -346,7 +403,6 @@ def fit_ball(
         sigma = float("nan")
     total = float(np.sum(model.d**2))
     explained = 1.0 - float(r @ r) / max(total, 1e-9)
-    full = model.alpha(p)[0]
     visible = float(full[model.valid].sum() / max(full.sum(), 1e-9))
     r_ball = diameter_mm / 2.0
     z_c = z0_mm + (r_ball if height_mm >= 0.8 * diameter_mm else height_mm)

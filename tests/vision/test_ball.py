@@ -210,3 +210,46 @@ def test_a_shadow_is_the_table_uniformly_darker(colour, table, shadow) -> None: 
     from vision.ball import shadow_like
 
     assert shadow_like(np.array(colour), np.array(table)) is shadow
+
+
+@pytest.mark.parametrize(
+    ("tilted_cam", "streak"), [(False, None), (True, None), (False, (9.0, 4.0))]
+)
+def test_analytic_gradient_is_the_objectives(overhead, tilted, tilted_cam, streak) -> None:  # type: ignore[no-untyped-def]
+    """The fit's Jacobian in the centre (variable projection, colours held at their optimum)
+    gives the exact gradient of the squared residual: central differences of the objective,
+    with the colours re-solved at every point, agree with J^T r (on a still ball, a streak, a
+    tilted camera), so Gauss-Newton stops where finite differences would."""
+    from vision.ball import _Model
+
+    cam, r = tilted if tilted_cam else overhead
+    x, y = (-690.0, -90.0) if tilted_cam else (705.0, 95.0)
+    img = r.render(_frame([("ball", "ball", x, y, 0.0, 0.0)]))
+    uv = cam.table_to_image(np.array([[x, y, 5.0]]))[0]
+    x0, y0 = int(uv[0]) - 12, int(uv[1]) - 12
+    sl = np.s_[y0 : y0 + 25, x0 : x0 + 25]
+    bg = r.background.astype(np.float32)
+    model = _Model(
+        cam,
+        img[sl].astype(np.float32),
+        bg[sl],
+        np.ones((25, 25), bool),
+        (x0, y0),
+        10.0,
+        10.0,
+        0.0,
+        0.5,
+    )
+    # off the optimum, where the gradient is large and finite differences are reliable
+    p = np.array([x + 0.6, y - 0.4] + ([] if streak is None else list(streak)))
+    res, jac = model.residual_jac(p)
+    grad = jac.T @ res
+
+    def f(q: np.ndarray) -> float:
+        rr = model.residual(q)[0]
+        return 0.5 * float(rr @ rr)
+
+    h = 1e-3
+    fd = [(f(p + h * e) - f(p - h * e)) / (2 * h) for e in np.eye(len(p))[:2]]
+    assert np.abs(grad).max() > 1e4  # a real slope, not a flat spot
+    assert np.allclose(grad, fd, rtol=0.03, atol=0.5), (grad, fd)
