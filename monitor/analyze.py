@@ -111,20 +111,23 @@ class AnalyzeSummary:
 
 
 class _VideoOut:
-    """:class:`VideoWriter` fed from a bounded queue on its own thread (libx264 works without
-    the interpreter lock, so encoding overlaps the detection of the next frames)."""
+    """:class:`VideoWriter` fed from a bounded queue on its own thread: each frame is drawn
+    there too (``write(draw, *args)``), so drawing and encoding (libx264 and OpenCV's drawing
+    work without the interpreter lock) overlap the detection of the next frames."""
 
     def __init__(self, path: Path, fps: float, size_wh: tuple[int, int]) -> None:
         self.writer = VideoWriter(path, fps, size_wh, preset="ultrafast", crf=23)
-        self.q: queue.Queue[U8 | None] = queue.Queue(maxsize=8)
+        self.q: queue.Queue[tuple[Callable[..., U8], tuple[Any, ...]] | None] = queue.Queue(
+            maxsize=8
+        )
         self.error: BaseException | None = None
         self.thread = threading.Thread(target=self._run, name="botao-encode", daemon=True)
         self.thread.start()
 
     def _run(self) -> None:
         try:
-            while (img := self.q.get()) is not None:
-                self.writer.write(img)
+            while (job := self.q.get()) is not None:
+                self.writer.write(job[0](*job[1]))
         except BaseException as exc:  # reported by close(), in the caller's thread
             self.error = exc
             while self.q.get() is not None:  # drain so the producer never blocks
@@ -132,9 +135,10 @@ class _VideoOut:
         finally:
             self.writer.close()
 
-    def write(self, img: U8) -> None:
+    def write(self, draw: Callable[..., U8], *args: Any) -> None:
+        """Queue the frame ``draw(*args)`` (arguments the caller no longer changes)."""
         if self.error is None:
-            self.q.put(img)
+            self.q.put((draw, args))
 
     def close(self) -> None:
         self.q.put(None)
@@ -292,15 +296,19 @@ class Referee:
         if state.present[bi]:
             self.report.add_ball(t, state.ball_xy_mm, float(np.hypot(*state.v_mm_s[bi])))
         if self.overlay is not None and self.video_out is not None:
-            self.video_out.write(self.annotate(image, tf))
+            self.video_out.write(self.overlay.draw, image, tf, self._hud_now())
         return evs
 
-    def annotate(self, image: U8, tf: TrackFrame | None) -> U8:
-        assert self.overlay is not None
+    def _hud_now(self) -> Hud:
+        """The HUD as it is now (its lists copied: the frame is drawn on another thread)."""
         hud, engine = self.hud, self.engine
         hud.score, hud.clock_s = dict(engine.score), engine.clock_s
         hud.offside_line, hud.camera_ok = engine.offside_line, self.keeper.state != "lost"
-        return self.overlay.draw(image, tf, hud)
+        return replace(hud, messages=list(hud.messages), marks=list(hud.marks))
+
+    def annotate(self, image: U8, tf: TrackFrame | None) -> U8:
+        assert self.overlay is not None
+        return self.overlay.draw(image, tf, self._hud_now())
 
     def recalibrate(self) -> None:
         """Recalibrate on the next frames the camera keeper tests (a key in live mode)."""
