@@ -63,6 +63,9 @@ from rules.engine.turns import TouchCount
 __all__ = ["DECIDABLE", "EngineOptions", "RuleEngine"]
 
 #: Calls a referee's decision (an annotation) can overrule.
+#: Contacts that bend the ball's path within a frame (rules.engine.lines: a goal judged where
+#: the ball crossed the line assumes a straight step).
+_TURNS_BALL = ("ball-post", "ball-rail")
 DECIDABLE = ("goal", "ball_out", "foul", "offside", "goalkeeper_ball", "touch_limit")
 
 
@@ -134,7 +137,8 @@ class RuleEngine(BallCalls):
         ball = self.lines.ball_xy(prev, cur, ahead)
         self._ball_est = ball[0]
         if self.in_play:
-            call = self.lines.judge(prev, cur, ahead, rail, ball)
+            turned = any(r[4] in _TURNS_BALL for r in rows)
+            call = self.lines.judge(prev, cur, ahead, rail, ball, turned)
             if call is not None:
                 self._line_call(call, sink)
             elif self._offside_line is not None:
