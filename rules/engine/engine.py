@@ -254,7 +254,11 @@ class RuleEngine(BallCalls):
         self.lance = lance
         was_in_play, self.in_play = self.in_play, True
         if self.options.throw_in_grace:
-            self.lines.lance_started(pt(prev.ball_xy_mm), prev.ball_radius_mm)
+            # where the ball rests: the rest's mean (a noisy source's one sample can put a ball
+            # placed on the line, 001 Art. XXXIV § 2, a fraction of a millimetre off it)
+            bi = prev.ball_index
+            at = self._ball_est if not prev.moving[bi] else pt(prev.ball_xy_mm)
+            self.lines.lance_started(at, prev.ball_radius_mm)
         if not was_in_play:
             self.lines.play_started(pt(prev.ball_xy_mm), prev.ball_radius_mm)
         self.clock.start(cur.t_s)

@@ -132,7 +132,7 @@ class LineJudge:
 
     def lance_started(self, xy: tuple[float, float], r: float) -> None:
         """A flick: note whether the ball starts on a touchline (see the module docstring)."""
-        self._on_line_start = self.touching and self._touching_line(xy, r)
+        self._on_line_start = self.touching and self._touching_line(xy, r, 2.0 * self.noise_mm)
 
     def play_started(self, xy: tuple[float, float], r: float) -> None:
         """A flick starts play with the ball at ``xy``: a ball that is not in the field then
@@ -140,8 +140,10 @@ class LineJudge:
         or in until it has been seen in the field: a goal or an out is the ball leaving."""
         self._was_in = self.status(xy, r)[0] == "in"
 
-    def _touching_line(self, xy: tuple[float, float], r: float) -> bool:
-        return abs(xy[1]) + r >= self.field.hw - self.field.lw
+    def _touching_line(self, xy: tuple[float, float], r: float, tol_mm: float = 0.0) -> bool:
+        """Whether the ball touches a touchline (within ``tol_mm``: a noisy source's ball
+        placed on the line)."""
+        return abs(xy[1]) + r >= self.field.hw - self.field.lw - tol_mm
 
     def status(self, xy: tuple[float, float], r: float) -> tuple[str, str, float]:
         """``(kind, where, margin)``: ``goal`` (side), ``out`` (line) or ``in`` (nearest line).
@@ -152,7 +154,7 @@ class LineJudge:
         line, posts = (float(v[0]) for v in goal_margins(xy, r, self.field, side))
         if line > 0.0 and posts >= 0.0:
             return "goal", side, float(ball_in_goal_margin(xy, r, self.field, side)[0])
-        if self._on_line_start and not self._touching_line(xy, r):
+        if self._on_line_start and not self._touching_line(xy, r, 2.0 * self.noise_mm):
             self._on_line_start = False
         touching = self.touching and not self._on_line_start
         m, name = ball_out_margin(xy, r, self.field, touching)
