@@ -241,7 +241,7 @@ class ContactFinder:
                 continue
             if len(pair):
                 self._last_hit[pair[0]] = frame
-            self._body_hit[[a, b]] = frame
+            self._body_hit[a] = self._body_hit[b] = frame
             out.append(
                 TrackContact(
                     t1 + float(tau[0]),
