@@ -310,7 +310,7 @@ class Detector:
         if self.learned:  # a fit to a ghost hides no ball and is not reported (the kept fits
             sized = self._real(sized)  # were judged when made, and have not changed since)
         solids = kept + sized
-        if ball is not None and self._ball_elsewhere(balls, ball):
+        if ball is not None and self._ball_elsewhere(balls, ball, hands):
             # the ball kept (its pixels unchanged) may be a stand-in, a painted mark or a print,
             # while a ball-sized blob that changed since it was last tried is the ball that moved
             ball = None
@@ -672,14 +672,20 @@ class Detector:
         )
 
     def _ball_elsewhere(
-        self, blobs: list[tuple[FloatArray, float, FloatArray]], kept: BallFit
+        self,
+        blobs: list[tuple[FloatArray, float, FloatArray]],
+        kept: BallFit,
+        hands: NDArray[np.bool_],
     ) -> bool:
         """Whether a ball-sized blob lies clear of the kept ball (beyond a ball's diameter and
-        its streak), outside the goals, and has not been tried in vain unchanged since."""
+        its streak), outside the goals and away from the hands (a fingertip), and has not been
+        tried in vain unchanged since."""
         reach = 1.5 * self.sizes.ball_diameter
         for xy, _, uv in blobs:
             c = xy.mean(axis=0)
             if float(np.hypot(*(c - kept.xy_mm))) <= reach or self._in_goal(c):
+                continue
+            if hands[self.memory.patch(self._sub, uv)[0]].any():
                 continue
             if not (self.learned and self.memory.rejected(self._sub, uv, "ball")):
                 return True
