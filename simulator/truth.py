@@ -139,6 +139,7 @@ class Referee:
         self._blocked: str | None = None
         self._team: dict[str, str] = {}
         self._ball_out_before = False  # the ball was out (by the margin) at the last frame
+        self._wholly_before = False  # ... and wholly beyond the line (touching or not)
         self.events: list[dict[str, Any]] = []
 
     # ------------------------------------------------------------------ helpers
@@ -231,6 +232,7 @@ class Referee:
         xy_b, r_b = p.xy_mm[bi], float(p.size_mm[bi, 0]) / 2.0
         out_margin = ball_out_margin(xy_b, r_b, self.field, self._touching_touchline)[0][0]
         self._ball_out_before = float(out_margin) > 0.0
+        self._wholly_before = float(ball_out_margin(xy_b, r_b, self.field, False)[0][0]) > 0.0
         moving = bool(ft.moving[bi])
         if moving != self._ball_moving:
             self._ball_moving = moving
@@ -308,10 +310,12 @@ class Referee:
         margin, line = float(margin_a[0]), str(line_a[0])
         if margin <= 0.0 and not touched_rail:
             return []
-        if self._ball_out_before and not touched_rail:
+        wholly = float(ball_out_margin(xy, r, self.field, False)[0][0]) > 0.0
+        if self._ball_out_before and not touched_rail and not (wholly and not self._wholly_before):
             # Placed out, on the line, for a restart (001 Art. XXXIV § 2: a throw-in is taken
             # "rigorosamente sobre a linha", which touching already makes out): out again
-            # only once it has been in.
+            # only once it has been in, or once it "ultrapassa" the line (Art. XXXIV): wholly
+            # beyond it.
             return []
         if line.startswith("touch"):
             restart = "throw_in"

@@ -19,7 +19,8 @@ the extrapolated paths. A change at the very end of the interval is left to the 
 
 A ball whose velocity changes with no hit seen was struck by a piece the tracks cannot follow
 (under a hand): the striker is the piece behind the ball's new direction, at its last known
-place. A moving body missed for a frame or two is put on the line between its sightings; one that
+place, never one seen at rest all along (the ball turned by the net or a post beside it). A
+moving body missed for a frame or two is put on the line between its sightings; one that
 moved further in a frame than its top speed allows (a track re-acquired far from where it
 was believed to be) has no history before the jump.
 Gaps are edge to edge: disc-disc by the centres, disc-goalkeeper by the disc centre's distance
@@ -41,6 +42,7 @@ BoolArray = NDArray[np.bool_]
 _SUB = 16  # sub-steps per frame interval when searching the touch time
 _JUMP_SLACK_MM = 10.0  # detection noise and a frame's timing on top of the top speed's reach
 _REST_MM_S = 60.0  # slower than this over (k-2, k-1]: at rest (the tracker's moving_on speed)
+_STILL_MM = 3.0  # seen within this of one place over four frames: a piece that struck nothing
 
 
 @dataclass(frozen=True)
@@ -105,6 +107,7 @@ class ContactFinder:
         self._moving: list[BoolArray] = []
         self._known = np.zeros(self.n, dtype=bool)
         self._last_hit = np.full(len(self.pi), -(10**9))
+        self._body_hit = np.full(self.n, -(10**9))  # each body's last hit, with anything
 
     def set_angles(self, angle_rad: FloatArray) -> None:
         self.angle_rad = np.asarray(angle_rad, dtype=float).copy()
@@ -215,7 +218,11 @@ class ContactFinder:
                 continue  # the next interval's
             at = x1[b] + v_pre * tau[0]
             nrm = change / size
-            cand = np.flatnonzero(self._known & (self.kind != "ball"))
+            # a piece seen at rest over the four frames struck nothing (a ball that bounced
+            # off the net or a post beside a goalkeeper is no touch of it)
+            drift = np.max([np.hypot(*(x - x0).T) for x in (x1, x2, x3)], axis=0)
+            still = np.all(self._ok, axis=0) & (drift < _STILL_MM)
+            cand = np.flatnonzero(self._known & (self.kind != "ball") & ~still)
             if len(cand) == 0:
                 continue
             bb = np.full(len(cand), b)
@@ -234,6 +241,7 @@ class ContactFinder:
                 continue
             if len(pair):
                 self._last_hit[pair[0]] = frame
+            self._body_hit[a] = self._body_hit[b] = frame
             out.append(
                 TrackContact(
                     t1 + float(tau[0]),
@@ -359,7 +367,11 @@ class ContactFinder:
         kick = np.hypot(*(v_post[ball] - v_pre[ball]).T)
         hit &= (ball < 0) | (kick >= self.min_dv / 2.0)
         frame = self._frames[2]
-        hit &= frame - self._last_hit[k] > self.refractory
+        # one collision seen in consecutive intervals is one hit; but a hit of either body with
+        # a third since (the ball off a goalkeeper back onto the button) is a new one
+        last = self._last_hit[k]
+        again = (self._body_hit[i] > last) | (self._body_hit[j] > last)
+        hit &= (frame - last > self.refractory) | again
         out: list[TrackContact] = []
         for m in np.flatnonzero(hit):
             a, b = int(i[m]), int(j[m])
@@ -374,6 +386,8 @@ class ContactFinder:
                 )
             )
             self._last_hit[k[m]] = frame
+        self._body_hit[i[hit]] = frame
+        self._body_hit[j[hit]] = frame
         out.sort(key=lambda c: c.t)
         return out
 

@@ -310,6 +310,10 @@ class Detector:
         if self.learned:  # a fit to a ghost hides no ball and is not reported (the kept fits
             sized = self._real(sized)  # were judged when made, and have not changed since)
         solids = kept + sized
+        if ball is not None and self._ball_elsewhere(balls, ball, hands):
+            # the ball kept (its pixels unchanged) may be a stand-in, a painted mark or a print,
+            # while a ball-sized blob that changed since it was last tried is the ball that moved
+            ball = None
         if ball is None:
             # not grown: a ball a few mm from a button (just hit) keeps its pixels
             sil = self._raster(solids, sub.shape[:2], grow=0)
@@ -667,6 +671,26 @@ class Detector:
             around,
         )
 
+    def _ball_elsewhere(
+        self,
+        blobs: list[tuple[FloatArray, float, FloatArray]],
+        kept: BallFit,
+        hands: NDArray[np.bool_],
+    ) -> bool:
+        """Whether a ball-sized blob lies clear of the kept ball (beyond a ball's diameter and
+        its streak), outside the goals and away from the hands (a fingertip), and has not been
+        tried in vain unchanged since."""
+        reach = 1.5 * self.sizes.ball_diameter
+        for xy, _, uv in blobs:
+            c = xy.mean(axis=0)
+            if float(np.hypot(*(c - kept.xy_mm))) <= reach or self._in_goal(c):
+                continue
+            if hands[self.memory.patch(self._sub, uv)[0]].any():
+                continue
+            if not (self.learned and self.memory.rejected(self._sub, uv, "ball")):
+                return True
+        return False
+
     def _ball(
         self,
         img: U8,
@@ -760,10 +784,17 @@ class Detector:
             if score < _BALL_MIN_SCORE:
                 self._reject(uv, hands, "ball")
         best = max(scored, key=lambda q: q[0])[1] if scored else None
-        if best is None or max(q[0] for q in scored) < _BALL_MIN_SCORE:
+        top = max((q[0] for q in scored), default=0.0)
+        if best is None or top < _BALL_MIN_SCORE:
             best = self._ball_on_spot(img, bgf, excluded)
             if best is None:
                 return None
+        elif top < _BALL_SURE:
+            # a fair fit elsewhere (a print, the net's edge) against a ball on a painted spot,
+            # white on white and no blob (a kick-off): the one that explains more wins
+            spot = self._ball_on_spot(img, bgf, excluded)
+            if spot is not None and spot.explained > top:
+                best = spot
         if best.explained > 0.8 and best.visible > 0.8 and np.hypot(*best.streak_px) < 2:
             self.ball_colour = (
                 best.colour_bgr

@@ -63,6 +63,9 @@ from rules.engine.turns import TouchCount
 __all__ = ["DECIDABLE", "EngineOptions", "RuleEngine"]
 
 #: Calls a referee's decision (an annotation) can overrule.
+#: Contacts that bend the ball's path within a frame (rules.engine.lines: a goal judged where
+#: the ball crossed the line assumes a straight step).
+_TURNS_BALL = ("ball-post", "ball-rail")
 DECIDABLE = ("goal", "ball_out", "foul", "offside", "goalkeeper_ball", "touch_limit")
 
 
@@ -134,7 +137,8 @@ class RuleEngine(BallCalls):
         ball = self.lines.ball_xy(prev, cur, ahead)
         self._ball_est = ball[0]
         if self.in_play:
-            call = self.lines.judge(prev, cur, ahead, rail, ball)
+            turned = any(r[4] in _TURNS_BALL for r in rows)
+            call = self.lines.judge(prev, cur, ahead, rail, ball, turned)
             if call is not None:
                 self._line_call(call, sink)
             elif self._offside_line is not None:
@@ -250,7 +254,11 @@ class RuleEngine(BallCalls):
         self.lance = lance
         was_in_play, self.in_play = self.in_play, True
         if self.options.throw_in_grace:
-            self.lines.lance_started(pt(prev.ball_xy_mm), prev.ball_radius_mm)
+            # where the ball rests: the rest's mean (a noisy source's one sample can put a ball
+            # placed on the line, 001 Art. XXXIV § 2, a fraction of a millimetre off it)
+            bi = prev.ball_index
+            at = self._ball_est if not prev.moving[bi] else pt(prev.ball_xy_mm)
+            self.lines.lance_started(at, prev.ball_radius_mm)
         if not was_in_play:
             self.lines.play_started(pt(prev.ball_xy_mm), prev.ball_radius_mm)
         self.clock.start(cur.t_s)

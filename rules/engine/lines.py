@@ -6,7 +6,9 @@ checks of :mod:`rules.checks.ball_lines`:
 - goal (000 REGRA 10, Art. 12; 001 Art. XXXI; 003): ``line > 0`` and ``posts >= 0``, or
   the ball was within the posts where it became wholly past the line between two frames
   ("ultrapassar inteiramente a linha de fundo, por dentro da baliza": a ball that went in
-  by the post's inner face and is seen a frame later a hair wide of it, in the net's side);
+  past the post's inner face and is seen a frame later a hair wide of it, in the net's side),
+  its step straight between them (no post or rail turned it that frame: a ball off
+  the post and wholly past the line beside it is out, 000 REGRA 9 A);
 - out (000 REGRA 9 A, Art. 14; 001 Art. XXXIV, where touching the touchline is out): the
   ball wholly beyond the boundary. Where touching is out, a throw-in is still taken "com a
   bola rigorosamente sobre a linha" (001 Art. XXXIV § 2): a ball that starts a lance on the
@@ -130,7 +132,7 @@ class LineJudge:
 
     def lance_started(self, xy: tuple[float, float], r: float) -> None:
         """A flick: note whether the ball starts on a touchline (see the module docstring)."""
-        self._on_line_start = self.touching and self._touching_line(xy, r)
+        self._on_line_start = self.touching and self._touching_line(xy, r, 2.0 * self.noise_mm)
 
     def play_started(self, xy: tuple[float, float], r: float) -> None:
         """A flick starts play with the ball at ``xy``: a ball that is not in the field then
@@ -138,8 +140,10 @@ class LineJudge:
         or in until it has been seen in the field: a goal or an out is the ball leaving."""
         self._was_in = self.status(xy, r)[0] == "in"
 
-    def _touching_line(self, xy: tuple[float, float], r: float) -> bool:
-        return abs(xy[1]) + r >= self.field.hw - self.field.lw
+    def _touching_line(self, xy: tuple[float, float], r: float, tol_mm: float = 0.0) -> bool:
+        """Whether the ball touches a touchline (within ``tol_mm``: a noisy source's ball
+        placed on the line)."""
+        return abs(xy[1]) + r >= self.field.hw - self.field.lw - tol_mm
 
     def status(self, xy: tuple[float, float], r: float) -> tuple[str, str, float]:
         """``(kind, where, margin)``: ``goal`` (side), ``out`` (line) or ``in`` (nearest line).
@@ -150,7 +154,7 @@ class LineJudge:
         line, posts = (float(v[0]) for v in goal_margins(xy, r, self.field, side))
         if line > 0.0 and posts >= 0.0:
             return "goal", side, float(ball_in_goal_margin(xy, r, self.field, side)[0])
-        if self._on_line_start and not self._touching_line(xy, r):
+        if self._on_line_start and not self._touching_line(xy, r, 2.0 * self.noise_mm):
             self._on_line_start = False
         touching = self.touching and not self._on_line_start
         m, name = ball_out_margin(xy, r, self.field, touching)
@@ -164,10 +168,13 @@ class LineJudge:
         ahead: list[FrameState],
         rail_contact: bool,
         ball: tuple[tuple[float, float], int] | None = None,
+        turned: bool = False,
     ) -> LineCall | None:
         """The call at ``cur``, if any (the ball in play; see the module docstring).
 
         ``ball`` is :meth:`ball_xy`'s estimate for ``cur`` (default: the raw position).
+        ``turned``: a contact this frame (a post, the rail) bent the ball's path, so
+        where it crossed the goal line is not on the straight step from the last frame.
         """
         bi = cur.ball_index
         if not cur.present[bi]:
@@ -199,7 +206,7 @@ class LineJudge:
             sure = self._confirmed(kind, ahead, r)
         if kind in ("goal", "out") and sure:
             line = f"goal_{where}" if kind == "goal" else where
-            if kind == "out" and line.startswith("goal"):
+            if kind == "out" and line.startswith("goal") and not turned:
                 # Wholly past the line between two frames: where was it when it got there?
                 posts = self._posts_at_crossing(b0, b1, line, r)
                 if posts is not None and posts >= 0.0:

@@ -12,6 +12,9 @@ nothing else explains the start:
   reach was set going by the lance under way;
 - a starter that ends the frame within ``touch_mm`` of a piece that was moving was hit by it
   (a contact reported later than the motion, or not at all);
+- a starter in a contact with the ball that starts moving in the same frame was hit by the
+  ball when the ball moved toward it more than it moved toward the ball (a ball at rest
+  against a button, pushed into another by a piece the lance set going);
 - of starters joined by this frame's contacts (directly or through the ball), only the one
   in the earliest contact can be the flick: it hit the others. When that contact is between
   two starters, the striker is the one that moved toward the other (a struck piece moves
@@ -133,6 +136,16 @@ def find_flick(
                     striker = a if a in starters else b
                 break
         explained |= {m for m in members if m != striker}
+    if prev.present[bi] and cur.present[bi] and cur.moving[bi]:
+        b0, b1 = prev.ball_xy_mm, cur.ball_xy_mm
+        for _, _, a, b, kind in ordered:
+            pid = a if b == "ball" else b
+            if kind != "piece-ball" or pid not in starters:
+                continue
+            i = index[pid]
+            toward = float((cur.pieces.xy_mm[i] - xy0[i]) @ (b0 - xy0[i]))
+            if float((b1 - b0) @ (xy0[i] - b0)) > toward:
+                explained.add(pid)
     moving_before = np.flatnonzero(prev.moving & prev.present)
     if len(moving_before):
         gaps = pairwise_gaps(cur.pieces.select(cand), cur.pieces.select(moving_before))

@@ -159,6 +159,21 @@ def test_a_ball_placed_on_a_touchline_is_not_out_again_until_it_was_in() -> None
     assert [e["type"] for e in ev if e["type"] == "ball_out"] == ["ball_out"]
 
 
+def test_a_ball_placed_on_a_touchline_is_out_once_wholly_beyond_it() -> None:
+    # gaúcha: the throw-in placed on the line (001 Art. XXXIV § 2) is not out by touching it,
+    # but "a bola ultrapassa ... a linha" (Art. XXXIV) is out as soon as it is wholly beyond
+    # it, not only once the rail returns it.
+    ref = Referee(TABLE, "gaucha")
+    on_line = (0.0, -702.0)
+    ref.in_play = False
+    ref.update(_frame([(-500.0, 0.0), (500.0, 0.0), on_line]))
+    ref.in_play = True
+    ev = ref.update(_frame([(-500.0, 0.0), (500.0, 0.0), (10.0, -703.0)], flicked=("A7",)))
+    assert [e for e in ev if e["type"] == "ball_out"] == []
+    ev = ref.update(_frame([(-500.0, 0.0), (500.0, 0.0), (12.0, -712.0)]))
+    assert [e["evidence"]["restart"] for e in ev if e["type"] == "ball_out"] == ["throw_in"]
+
+
 @pytest.mark.parametrize(
     ("ball_xy", "last", "kind", "restart", "team"),
     [

@@ -100,3 +100,46 @@ def test_a_real_hit_on_the_ball_is_still_found(seed: int) -> None:
     hits = [c for c in found if c.kind == "piece-ball"]
     assert len(hits) == 1 and hits[0].a == "A7"
     assert abs(hits[0].t - t_hit) < 1.0 / FPS
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_ball_turned_beside_a_resting_piece_is_no_touch_of_it(seed: int) -> None:
+    """The ball rolls past A7 (seen at rest throughout) 17 mm from its edge and is turned
+    away there by something the tracks do not hold (the net, a post): A7 struck nothing."""
+    n = 16
+    t = np.arange(n) / FPS
+    tb = (7 + 0.3 + 0.4 * np.random.default_rng(seed).random()) / FPS
+    pre, post = np.array([1000.0, 0.0]), np.array([800.0, 350.0])
+    at = np.array([0.0, 52.0])
+    ball = at + np.where((t < tb)[:, None], (t - tb)[:, None] * pre, (t - tb)[:, None] * post)
+    a7 = np.tile([0.0, 0.0], (n, 1))
+    b8 = np.tile([-400.0, -300.0], (n, 1))
+    assert _play(np.stack([a7, b8, ball], axis=1), seed) == []
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_ball_back_off_a_third_body_hits_the_same_button_again(seed: int) -> None:
+    """B8 (300 mm/s) strikes the resting ball at 5.5 frames; the ball bounces off A7 at 7.0 and
+    meets B8 again at 8.4, then leaves sideways: two B8-ball hits three frames apart (one
+    collision seen twice would be one; a hit on A7 in between makes it a new one)."""
+    n = 16
+    ts = np.arange(n) / FPS
+    t1, t2 = 5.5 / FPS, 7.0 / FPS
+    t3 = t2 + 85.0 / 1800.0
+    b8 = np.stack([-90.0 + 300.0 * ts, np.zeros(n)], axis=1)
+    ball = np.zeros((n, 2))
+    for k, t in enumerate(ts):
+        if t < t1:
+            ball[k] = [0.0, 0.0]
+        elif t < t2:
+            ball[k] = [2000.0 * (t - t1), 0.0]
+        elif t < t3:
+            ball[k] = [100.0 - 1500.0 * (t - t2), 0.0]
+        else:
+            x3 = 100.0 - 1500.0 * (t3 - t2)
+            ball[k] = [x3 + 300.0 * (t - t3), 1500.0 * (t - t3)]
+    a7 = np.tile([135.0, 0.0], (n, 1))
+    found = _play(np.stack([a7, b8, ball], axis=1), seed)
+    b8_ball = [c for c in found if {c.a, c.b} == {"B8", "ball"}]
+    assert len(b8_ball) == 2, found
+    assert [c.frame for c in b8_ball] == [6, 9]

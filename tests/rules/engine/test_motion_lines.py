@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from rules.engine.motion import contact_order
+from rules.engine.state import Contacts
 from tests.rules.engine.script import Script, brasileira_roster, lance
 from tests.rules.engine.situations import find, run
 
@@ -40,6 +41,20 @@ def test_goal_judged_where_the_ball_became_wholly_past_the_line() -> None:
     (goal,) = find(events, "goal", "A", "A9")
     assert goal["margin_mm"] == pytest.approx(73.0 - (60.0 + 8.5 * 10.0 / 35.0) - 5.0, abs=1e-3)
     assert not find(events, "ball_out")
+
+
+def test_ball_off_the_post_wholly_past_the_line_beside_it_is_out() -> None:
+    """The same step, but the ball met the post on it (a ``ball-post`` contact): its path
+    bent there, so where it crossed is not on the straight step; seen wholly past the line
+    0.5 mm wide of the post, it is out (000 REGRA 9 A), not a goal (REGRA 10)."""
+    s = _cross((995.0, 60.0), (1030.0, 68.5))
+    f = s.frames[3]
+    rows = [(r[0], r[1], r[2], r[3], r[4]) for r in f.contacts.rows()]
+    rows.append((f.frame, f.t_s - 0.2 / 30.0, "ball", "post", "ball-post"))
+    s.frames[3] = dataclasses.replace(f, contacts=Contacts.from_rows(rows))
+    events = run("brasileira", s)
+    assert not find(events, "goal")
+    assert find(events, "ball_out", "B", "A9", restart="goal_kick")
 
 
 def test_ball_crossing_wide_of_the_post_is_out() -> None:
@@ -245,3 +260,63 @@ def test_a_ball_that_jumps_into_a_net_is_no_goal() -> None:
     lance(s, "A9", (1030.0, 0.0))
     events = run("brasileira", s, lag_frames=2, noise_mm=0.5, settle_frames=3)
     assert find(events, "goal", "A", "A9")
+
+
+def test_a_button_the_ball_is_pushed_into_was_not_flicked() -> None:
+    """A6's flick hits B10, resting against the ball, which is pushed into B7 in the same
+    frame (only B7's contact with the ball is reported then). B7 starts moving but was hit
+    by the ball, not flicked: the lance stays A6's and its hit on B10 before the ball is a
+    foul (000 REGRA 4 LANCE: one piece is flicked, "com a bola parada")."""
+    s = Script(
+        brasileira_roster(
+            [
+                ("A6", "A", "button", -200.0, 0.0),
+                ("B10", "B", "button", -130.0, 0.0),
+                ("ball", "", "ball", -95.0, 0.0),
+                ("B7", "B", "button", -60.0, 0.0),
+            ]
+        )
+    )
+    s.rest(3)
+    s.move(
+        {
+            "A6": (0, 3, (-140.0, 0.0)),
+            "B10": (2, 5, (-115.0, 0.0)),
+            "ball": (2, 5, (-80.0, 0.0)),
+            "B7": (2, 5, (-45.0, 0.0)),
+        },
+        {3: [("A6", "B10", "piece-piece"), ("B7", "ball", "piece-ball")]},
+    )
+    s.rest(4)
+    events = run("brasileira", s)
+    assert [e["piece"] for e in find(events, "lance")] == ["A6"]
+    assert find(events, "foul", "A", "A6")
+
+
+def test_noisy_ball_placed_on_the_touchline_keeps_the_throw_in_grace() -> None:
+    """gaúcha (001 Art. XXXIV § 2): a ball placed on the touchline, touching it by 0.3 mm,
+    seen by a noisy source alternately 0.4 mm either side of that; the flick comes on a sample
+    that is a hair off the line. The rest's mean places it on the line: no out at the flick,
+    and the ball played into the field is not out."""
+    s = Script(
+        [
+            ("A1", "A", "goalkeeper", -790.0, 0.0),
+            ("B1", "B", "goalkeeper", 790.0, 0.0),
+            ("B8", "B", "button", 368.0, 553.3),
+            ("ball", "", "ball", 368.0, 593.3),
+        ]
+    )
+    s.rest(30)
+    lance(s, "B8", (368.0, 400.0))
+    bi = s.index("ball")
+    for k in range(30):
+        f = s.frames[k]
+        xy = f.pieces.xy_mm.copy()
+        xy[bi, 1] += -0.4 if k % 2 else 0.4  # the flick's previous sample: off the line
+        p = f.pieces
+        s.frames[k] = dataclasses.replace(
+            f, pieces=type(p)(p.ids, p.team, p.kind, xy, p.size_mm, p.angle_rad)
+        )
+    events = run("gaucha", s, lag_frames=2, noise_mm=0.5, settle_frames=3)
+    assert find(events, "lance", "B", "B8")
+    assert not find(events, "ball_out")
