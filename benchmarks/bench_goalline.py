@@ -14,8 +14,9 @@ calibration's ``rms_mm``), with the line found by itself.
   Correct: the right decision outside +/-0.5 mm; inside, the right one or TOO_CLOSE.
 - **Dynamic**: the ball rolled (pymunk physics, 480 Hz) to stop at -2, -1, 0, +1, +2 mm,
   from 150-450 mm out at random angles; and shots that cross in motion into the net. The truth
-  is the largest margin over every physics step (between the posts). The call is asked about
-  a moment within 0.2 s of the decisive one, on the frames of the second around it.
+  is the largest margin over every physics step (between the posts). The camera films on for
+  a second after everything stopped. The call is asked about a moment within 0.2 s of the
+  decisive one, on the frames of the second around it.
 - **Near misses**: shots just wide of a post (crossing the line's plane up to 30 mm outside)
   and rollers stopping 0.5-3 mm short. Target: zero false goals.
 
@@ -55,6 +56,7 @@ R_MM = 5.0
 FPS = 30.0
 STEPS_PER_FRAME = 16  # 480 Hz physics
 SIZE = (1920, 1080)
+FILM_ON_S = 1.0  # the camera films on after the ball has stopped
 
 
 @dataclass
@@ -207,14 +209,26 @@ def static(rig: Rig, tally: Tally, inside: Tally) -> None:
                 _score(t, float(m), m > 0, call, what)
 
 
-def _roll(start: np.ndarray, direction: float, speed: float, pieces: Pieces, seconds: float = 3.0):
-    """Physics from rest: the ball flicked; per-frame states and the largest goal margin."""
+def _roll(
+    start: np.ndarray,
+    direction: float,
+    speed: float,
+    pieces: Pieces,
+    seconds: float = 3.0,
+    after_s: float = 0.0,
+):
+    """Physics from rest: the ball flicked; per-frame states and the largest goal margin.
+
+    The physics stops once everything is still; the camera films on ``after_s`` longer (the
+    ball stops from 30 mm/s, up to a millimetre after the last frame before it stops: a video
+    cut there never shows where it came to rest)."""
     world = TableWorld(TABLE, pieces)
     world.flick("ball", direction, speed)
     frames, best, k = [], -math.inf, 0
     side = "right" if math.cos(direction) > 0 else "left"
-    for step in range(int(seconds * 480) + 1):
-        if step:
+    stopped_at = None
+    for step in range(int((seconds + after_s) * 480) + 1):
+        if step and stopped_at is None:
             world.step()
         x, y = world.position("ball")
         m, posts = line_margins(np.array([x, y]), R_MM, FIELD, f"goal_{side}")
@@ -224,7 +238,9 @@ def _roll(start: np.ndarray, direction: float, speed: float, pieces: Pieces, sec
             p, vel = world.state()
             frames.append(_frame(k, p, vel))
             k += 1
-        if step > 48 and world.all_stopped():
+        if stopped_at is None and step > 48 and world.all_stopped():
+            stopped_at = step
+        if stopped_at is not None and step - stopped_at >= after_s * 480:
             break
     final = float(line_margins(np.array(world.position("ball")), R_MM, FIELD, f"goal_{side}")[0][0])
     return frames, best, final
@@ -287,7 +303,7 @@ def dynamic(rig: Rig, n_stop: int, n_shot: int, n_miss: int, tallies: dict[str, 
             speed = _stop_speed(start, direction, -rng.uniform(0.5, 3.0), pieces)
         else:
             speed = rng.uniform(700.0, 2000.0)
-        frames, best, final = _roll(start, direction, speed, pieces)
+        frames, best, final = _roll(start, direction, speed, pieces, after_s=FILM_ON_S)
         truth_goal = best > 0
         # the decisive moment: where the ball came nearest to (or furthest past) the line
         ms = [
