@@ -5,7 +5,8 @@ felt, team designs, lighting, noise and JPEG; the camera is **estimated** by the
 calibration from frames of a random match, and the detector learns the empty table from the
 same frames - as on a real table. Calls are made by :func:`monitor.cmd_goalline.ball_track`
 (fresh sub-pixel ball fits) and :func:`monitor.goalline.call_line` (sigma includes the
-calibration's ``rms_mm``), with the line found by itself.
+camera model's error, :func:`monitor.cmd_goalline.camera_sigma_mm`), with the line found by
+itself.
 
 - **Static**: the ball placed across each goal line in 0.1 mm steps from -1.0 to +1.0 mm (the
   margin of "wholly across the outer edge") at four places: the centre, beside each post (1 mm
@@ -41,7 +42,7 @@ from calibration.camera import Camera
 from geometry.field import FieldModel
 from geometry.pieces import Pieces
 from geometry.tablespec import load_table
-from monitor.cmd_goalline import ball_track
+from monitor.cmd_goalline import ball_track, camera_sigma_mm
 from monitor.goalline import CallError, call_line, line_margins
 from simulator.match import Match
 from simulator.physics import BALL_TAU_S, TableWorld, speed_for_distance
@@ -201,7 +202,7 @@ def static(rig: Rig, tally: Tally, inside: Tally) -> None:
                 what = f"rig {rig.seed} {'right' if s > 0 else 'left'} {place} {m:+.1f}"
                 t = inside if abs(m) <= 0.5 else tally
                 try:
-                    call = call_line(track, R_MM, FIELD, sigma_floor_mm=float(rig.cam.rms_mm or 0))
+                    call = call_line(track, R_MM, FIELD, sigma_floor_mm=camera_sigma_mm(rig.cam))
                 except CallError as exc:
                     t.n += 1
                     t.wrong.append(f"{what}: no call ({exc})")
@@ -268,7 +269,7 @@ def _call_on(rig: Rig, frames: list[FrameTruth], t_decisive: float, rng: np.rand
     sel = [f for f in frames if abs(f.t - at) <= 0.5]
     imgs = [(f.frame, rig.renderer.render(f)) for f in sel]
     track, _ = ball_track(rig.detector, imgs, FPS)
-    return call_line(track, R_MM, FIELD, at_t=at, sigma_floor_mm=float(rig.cam.rms_mm or 0.0))
+    return call_line(track, R_MM, FIELD, at_t=at, sigma_floor_mm=camera_sigma_mm(rig.cam))
 
 
 def dynamic(rig: Rig, n_stop: int, n_shot: int, n_miss: int, tallies: dict[str, Tally]) -> None:

@@ -250,7 +250,9 @@ def call_line(
         near = [c for c in candidates if abs(t[c[2]] - at_t) <= 1.0]
         candidates = near or candidates
 
-    def inside(c: tuple[float, float, int, tuple[float, float], bool, tuple[int, ...], str]):
+    def inside(
+        c: tuple[float, float, int, tuple[float, float], bool, tuple[int, ...], str],
+    ) -> float:
         # how far the ball is wholly across the line *and* between the posts at that moment:
         # a shot crosses between the posts, then may run on beside them inside the net
         posts = line_margins(np.array(c[3]), r_mm, field_model, line)[1]
