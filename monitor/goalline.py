@@ -18,7 +18,10 @@ each with its 1-sigma) around a moment:
 The decision (:func:`decide`): ``GOAL`` when the largest margin reached is positive by more
 than twice its sigma, ``NO_GOAL`` when negative by more, ``TOO_CLOSE`` in between; a ball
 whose footprint is not wholly between the posts (inner faces) at that moment is ``NO_GOAL``
-whatever the line says (INTERFACES.md, "Goal-line call"). Touchlines are called the same way
+whatever the line says (INTERFACES.md, "Goal-line call"). The moment is the one when the ball
+was furthest wholly across the line *and* between the posts (the smaller of the two margins:
+a shot may run on inside the net to beside a post's line); of the moments when both surely
+were (over twice sigma), the one furthest across. Touchlines are called the same way
 (``NO_GOAL`` / ``GOAL`` read as "in" / "out" there: :data:`OUT_WORDS`).
 
 Lines are measured to their outer edges (INTERFACES.md: a line belongs to the region it
@@ -252,11 +255,13 @@ def call_line(
 
     def inside(
         c: tuple[float, float, int, tuple[float, float], bool, tuple[int, ...], str],
-    ) -> float:
-        # how far the ball is wholly across the line *and* between the posts at that moment:
-        # a shot crosses between the posts, then may run on beside them inside the net
+    ) -> tuple[bool, float]:
+        # how far the ball is wholly across the line *and* between the posts at that moment
+        # (a shot crosses between the posts, then may run on beside them inside the net); of
+        # the moments when it surely was, the one furthest across
         posts = line_margins(np.array(c[3]), r_mm, field_model, line)[1]
-        return c[0] if posts is None else min(c[0], float(posts[0]))
+        g = c[0] if posts is None else min(c[0], float(posts[0]))
+        return (True, c[0]) if g >= 2.0 * c[1] else (False, g)
 
     m, s, k, pos, moving, used, how = max(candidates, key=inside)
     posts = line_margins(np.array(pos), r_mm, field_model, line)[1]
@@ -342,7 +347,10 @@ def _moving_candidates(
     if posts is not None:
         # the furthest across while between the posts (deep in the net a ball may run on
         # beside a post's line: the frame of the largest margin is then not the decisive one)
-        kp = int(np.argmax(np.minimum(m, posts)))
+        sure = np.minimum(m, posts) >= 2.0 * sig
+        kp = int(np.argmax(np.where(sure, m, -np.inf))) if sure.any() else -1
+        if kp < 0:
+            kp = int(np.argmax(np.minimum(m, posts)))
         if kp != k:
             p_xy = (float(xy[kp, 0]), float(xy[kp, 1]))
             how_p = "in motion, the frame furthest across between the posts"
