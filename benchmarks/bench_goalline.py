@@ -19,7 +19,8 @@ itself.
   a second after everything stopped. The call is asked about a moment within 0.2 s of the
   decisive one, on the frames of the second around it.
 - **Near misses**: shots just wide of a post (crossing the line's plane up to 30 mm outside)
-  and rollers stopping 0.5-3 mm short. Target: zero false goals.
+  and rollers stopping 0.5-3 mm short, 100 a rig by default (the issue asks for 200).
+  Target: zero false goals.
 
 ``python -m benchmarks.bench_goalline [--rigs N] [--stops N] [--shots N] [--misses N]``.
 """
@@ -161,12 +162,18 @@ class Tally:
     too_close: int = 0
     wrong: list[str] = field(default_factory=list)
     errors_mm: list[float] = field(default_factory=list)
+    z: list[float] = field(default_factory=list)  # (called - true) / sigma
+    z_keeper: list[float] = field(default_factory=list)  # the same beside a goalkeeper
     false_goals: int = 0
 
 
 def _score(t: Tally, truth_m: float, truth_goal: bool, call, what: str, zone: float = 0.5) -> None:
     t.n += 1
     t.errors_mm.append(call.margin_mm - truth_m)
+    if call.sigma_mm > 0:
+        (t.z_keeper if " keeper " in what else t.z).append(
+            (call.margin_mm - truth_m) / call.sigma_mm
+        )
     right = "GOAL" if truth_goal else "NO_GOAL"
     if call.decision == "GOAL" and not truth_goal:
         t.false_goals += 1
@@ -327,7 +334,7 @@ def dynamic(rig: Rig, n_stop: int, n_shot: int, n_miss: int, tallies: dict[str, 
 
 
 def report(
-    rigs: int = 2, stops: int = 10, shots: int = 6, misses: int = 24, seed: int = 300
+    rigs: int = 2, stops: int = 10, shots: int = 6, misses: int = 100, seed: int = 300
 ) -> list[str]:
     t0, c0 = time.perf_counter(), time.process_time()
     st, st_in = Tally(), Tally()
@@ -378,9 +385,22 @@ def report(
             f"median {np.median(errs):.3f} mm, p95 {np.percentile(errs, 95):.3f} mm, "
             f"max {errs.max():.3f} mm"
         )
+
+    def z_text(z: np.ndarray) -> str:
+        if not len(z):
+            return "-"
+        return (
+            f"mean {z.mean():+.2f}, std {z.std():.2f}, |z| > 2 on {np.mean(np.abs(z) > 2):.1%},"
+            f" |z| > 3 on {np.mean(np.abs(z) > 3):.1%} of {len(z)}"
+        )
+
+    z_txt = z_text(np.array(st.z + st_in.z))
+    z_txt += f"; beside a goalkeeper {z_text(np.array(st.z_keeper + st_in.z_keeper))}"
+    z_txt += " (N(0,1): std 1, |z| > 2 on 4.6%, > 3 on 0.3%)"
     lines += [
         "",
         f"Static margin error |called - true|: {errs_txt}.",
+        f"Static z = (called - true) / sigma, the centre and beside the posts: {z_txt}.",
         "Targets: static 100% correct outside +/-0.5 mm and TOO_CLOSE never wrong inside;"
         " dynamic >= 99% correct outside +/-0.5 mm; zero false goals."
         f" Wall {wall:.0f} s, CPU {cpu:.0f} s.",
@@ -398,7 +418,7 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--rigs", type=int, default=2)
     ap.add_argument("--stops", type=int, default=10)
     ap.add_argument("--shots", type=int, default=6)
-    ap.add_argument("--misses", type=int, default=24)
+    ap.add_argument("--misses", type=int, default=100)
     ap.add_argument("--seed", type=int, default=300)
     a = ap.parse_args(argv)
     print("\n".join(report(a.rigs, a.stops, a.shots, a.misses, a.seed)))
