@@ -5,7 +5,8 @@ felt, team designs, lighting, noise and JPEG; the camera is **estimated** by the
 calibration from frames of a random match, and the detector learns the empty table from the
 same frames - as on a real table. Calls are made by :func:`monitor.cmd_goalline.ball_track`
 (fresh sub-pixel ball fits) and :func:`monitor.goalline.call_line` (sigma includes the
-calibration's ``rms_mm``), with the line found by itself.
+camera model's error, :func:`monitor.cmd_goalline.camera_sigma_mm`), with the line found by
+itself.
 
 - **Static**: the ball placed across each goal line in 0.1 mm steps from -1.0 to +1.0 mm (the
   margin of "wholly across the outer edge") at four places: the centre, beside each post (1 mm
@@ -14,10 +15,12 @@ calibration's ``rms_mm``), with the line found by itself.
   Correct: the right decision outside +/-0.5 mm; inside, the right one or TOO_CLOSE.
 - **Dynamic**: the ball rolled (pymunk physics, 480 Hz) to stop at -2, -1, 0, +1, +2 mm,
   from 150-450 mm out at random angles; and shots that cross in motion into the net. The truth
-  is the largest margin over every physics step (between the posts). The call is asked about
-  a moment within 0.2 s of the decisive one, on the frames of the second around it.
+  is the largest margin over every physics step (between the posts). The camera films on for
+  a second after everything stopped. The call is asked about a moment within 0.2 s of the
+  decisive one, on the frames of the second around it.
 - **Near misses**: shots just wide of a post (crossing the line's plane up to 30 mm outside)
-  and rollers stopping 0.5-3 mm short. Target: zero false goals.
+  and rollers stopping 0.5-3 mm short, 24 a rig by default (the issue asks for 200:
+  ``--misses 100`` on two rigs). Target: zero false goals.
 
 ``python -m benchmarks.bench_goalline [--rigs N] [--stops N] [--shots N] [--misses N]``.
 """
@@ -40,7 +43,7 @@ from calibration.camera import Camera
 from geometry.field import FieldModel
 from geometry.pieces import Pieces
 from geometry.tablespec import load_table
-from monitor.cmd_goalline import ball_track
+from monitor.cmd_goalline import ball_track, camera_sigma_mm
 from monitor.goalline import CallError, call_line, line_margins
 from simulator.match import Match
 from simulator.physics import BALL_TAU_S, TableWorld, speed_for_distance
@@ -55,6 +58,7 @@ R_MM = 5.0
 FPS = 30.0
 STEPS_PER_FRAME = 16  # 480 Hz physics
 SIZE = (1920, 1080)
+FILM_ON_S = 1.0  # the camera films on after the ball has stopped
 
 
 @dataclass
@@ -158,12 +162,18 @@ class Tally:
     too_close: int = 0
     wrong: list[str] = field(default_factory=list)
     errors_mm: list[float] = field(default_factory=list)
+    z: list[float] = field(default_factory=list)  # (called - true) / sigma
+    z_keeper: list[float] = field(default_factory=list)  # the same beside a goalkeeper
     false_goals: int = 0
 
 
 def _score(t: Tally, truth_m: float, truth_goal: bool, call, what: str, zone: float = 0.5) -> None:
     t.n += 1
     t.errors_mm.append(call.margin_mm - truth_m)
+    if call.sigma_mm > 0:
+        (t.z_keeper if " keeper " in what else t.z).append(
+            (call.margin_mm - truth_m) / call.sigma_mm
+        )
     right = "GOAL" if truth_goal else "NO_GOAL"
     if call.decision == "GOAL" and not truth_goal:
         t.false_goals += 1
@@ -199,7 +209,7 @@ def static(rig: Rig, tally: Tally, inside: Tally) -> None:
                 what = f"rig {rig.seed} {'right' if s > 0 else 'left'} {place} {m:+.1f}"
                 t = inside if abs(m) <= 0.5 else tally
                 try:
-                    call = call_line(track, R_MM, FIELD, sigma_floor_mm=float(rig.cam.rms_mm or 0))
+                    call = call_line(track, R_MM, FIELD, sigma_floor_mm=camera_sigma_mm(rig.cam))
                 except CallError as exc:
                     t.n += 1
                     t.wrong.append(f"{what}: no call ({exc})")
@@ -207,14 +217,26 @@ def static(rig: Rig, tally: Tally, inside: Tally) -> None:
                 _score(t, float(m), m > 0, call, what)
 
 
-def _roll(start: np.ndarray, direction: float, speed: float, pieces: Pieces, seconds: float = 3.0):
-    """Physics from rest: the ball flicked; per-frame states and the largest goal margin."""
+def _roll(
+    start: np.ndarray,
+    direction: float,
+    speed: float,
+    pieces: Pieces,
+    seconds: float = 3.0,
+    after_s: float = 0.0,
+):
+    """Physics from rest: the ball flicked; per-frame states and the largest goal margin.
+
+    The physics stops once everything is still; the camera films on ``after_s`` longer (the
+    ball stops from 30 mm/s, up to a millimetre after the last frame before it stops: a video
+    cut there never shows where it came to rest)."""
     world = TableWorld(TABLE, pieces)
     world.flick("ball", direction, speed)
     frames, best, k = [], -math.inf, 0
     side = "right" if math.cos(direction) > 0 else "left"
-    for step in range(int(seconds * 480) + 1):
-        if step:
+    stopped_at = None
+    for step in range(int((seconds + after_s) * 480) + 1):
+        if step and stopped_at is None:
             world.step()
         x, y = world.position("ball")
         m, posts = line_margins(np.array([x, y]), R_MM, FIELD, f"goal_{side}")
@@ -224,7 +246,9 @@ def _roll(start: np.ndarray, direction: float, speed: float, pieces: Pieces, sec
             p, vel = world.state()
             frames.append(_frame(k, p, vel))
             k += 1
-        if step > 48 and world.all_stopped():
+        if stopped_at is None and step > 48 and world.all_stopped():
+            stopped_at = step
+        if stopped_at is not None and step - stopped_at >= after_s * 480:
             break
     final = float(line_margins(np.array(world.position("ball")), R_MM, FIELD, f"goal_{side}")[0][0])
     return frames, best, final
@@ -252,7 +276,7 @@ def _call_on(rig: Rig, frames: list[FrameTruth], t_decisive: float, rng: np.rand
     sel = [f for f in frames if abs(f.t - at) <= 0.5]
     imgs = [(f.frame, rig.renderer.render(f)) for f in sel]
     track, _ = ball_track(rig.detector, imgs, FPS)
-    return call_line(track, R_MM, FIELD, at_t=at, sigma_floor_mm=float(rig.cam.rms_mm or 0.0))
+    return call_line(track, R_MM, FIELD, at_t=at, sigma_floor_mm=camera_sigma_mm(rig.cam))
 
 
 def dynamic(rig: Rig, n_stop: int, n_shot: int, n_miss: int, tallies: dict[str, Tally]) -> None:
@@ -287,7 +311,7 @@ def dynamic(rig: Rig, n_stop: int, n_shot: int, n_miss: int, tallies: dict[str, 
             speed = _stop_speed(start, direction, -rng.uniform(0.5, 3.0), pieces)
         else:
             speed = rng.uniform(700.0, 2000.0)
-        frames, best, final = _roll(start, direction, speed, pieces)
+        frames, best, final = _roll(start, direction, speed, pieces, after_s=FILM_ON_S)
         truth_goal = best > 0
         # the decisive moment: where the ball came nearest to (or furthest past) the line
         ms = [
@@ -361,9 +385,22 @@ def report(
             f"median {np.median(errs):.3f} mm, p95 {np.percentile(errs, 95):.3f} mm, "
             f"max {errs.max():.3f} mm"
         )
+
+    def z_text(z: np.ndarray) -> str:
+        if not len(z):
+            return "-"
+        return (
+            f"mean {z.mean():+.2f}, std {z.std():.2f}, |z| > 2 on {np.mean(np.abs(z) > 2):.1%},"
+            f" |z| > 3 on {np.mean(np.abs(z) > 3):.1%} of {len(z)}"
+        )
+
+    z_txt = z_text(np.array(st.z + st_in.z))
+    z_txt += f"; beside a goalkeeper {z_text(np.array(st.z_keeper + st_in.z_keeper))}"
+    z_txt += " (N(0,1): std 1, |z| > 2 on 4.6%, > 3 on 0.3%)"
     lines += [
         "",
         f"Static margin error |called - true|: {errs_txt}.",
+        f"Static z = (called - true) / sigma, the centre and beside the posts: {z_txt}.",
         "Targets: static 100% correct outside +/-0.5 mm and TOO_CLOSE never wrong inside;"
         " dynamic >= 99% correct outside +/-0.5 mm; zero false goals."
         f" Wall {wall:.0f} s, CPU {cpu:.0f} s.",

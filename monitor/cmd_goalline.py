@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import math
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -34,7 +35,7 @@ from monitor.goalline import LINES, BallTrack, Call, CallError, call_line
 from monitor.source import SourceError, VideoFileSource
 from rules.rulesets import get_ruleset
 
-__all__ = ["add_parsers", "ball_track", "measure", "run_goal_line"]
+__all__ = ["add_parsers", "ball_track", "camera_sigma_mm", "measure", "run_goal_line"]
 
 WINDOW_S = 1.0  # seconds each side of the moment
 U8 = NDArray[np.uint8]
@@ -74,6 +75,21 @@ def _moment(args: argparse.Namespace, fps: float) -> float:
         return float(e["frame"]) / fps if "frame" in e else float(e["t"])
     except (ValueError, KeyError, TypeError):
         raise UsageError(f"{path}: event {args.event} is not an event/1 record") from None
+
+
+def camera_sigma_mm(camera: Camera) -> float:
+    """The camera model's own 1-sigma (mm) at a point of the table, from its calibration's
+    figures: the markings' edge points scatter by ``rms_mm`` across the lines, and the points
+    of one marking share much of their error (its edge found a little off along its length:
+    blur, JPEG, shading), while the markings' errors are independent; the model, pinned by
+    all ``markings_used``, is off by about one marking's error over the square root of their
+    number. ``rms_mm`` itself would be the error of a single edge point (which overstated the
+    calls' sigma twice over, bench_goalline), and none is known for an uncalibrated camera (0).
+    """
+    rms = camera.rms_mm
+    if rms is None or not math.isfinite(rms):
+        return 0.0
+    return float(rms) / math.sqrt(max(len(camera.markings_used or ()), 1))
 
 
 def ball_track(
@@ -147,7 +163,7 @@ def run_goal_line(args: argparse.Namespace) -> int:
     track, images = measure(source, camera, table, rules.name, t_at)
     assert rules.pieces is not None
     r = rules.pieces.ball_diameter / 2.0
-    floor = float(camera.rms_mm or 0.0)
+    floor = camera_sigma_mm(camera)
     try:
         call = call_line(
             track, r, FieldModel(table), line=args.line, at_t=t_at, sigma_floor_mm=floor

@@ -18,7 +18,10 @@ each with its 1-sigma) around a moment:
 The decision (:func:`decide`): ``GOAL`` when the largest margin reached is positive by more
 than twice its sigma, ``NO_GOAL`` when negative by more, ``TOO_CLOSE`` in between; a ball
 whose footprint is not wholly between the posts (inner faces) at that moment is ``NO_GOAL``
-whatever the line says (INTERFACES.md, "Goal-line call"). Touchlines are called the same way
+whatever the line says (INTERFACES.md, "Goal-line call"). The moment is the one when the ball
+was furthest wholly across the line *and* between the posts (the smaller of the two margins:
+a shot may run on inside the net to beside a post's line); of the moments when both surely
+were (over twice sigma), the one furthest across. Touchlines are called the same way
 (``NO_GOAL`` / ``GOAL`` read as "in" / "out" there: :data:`OUT_WORDS`).
 
 Lines are measured to their outer edges (INTERFACES.md: a line belongs to the region it
@@ -249,7 +252,18 @@ def call_line(
         # The moment asked about: candidates within a second of it, else all.
         near = [c for c in candidates if abs(t[c[2]] - at_t) <= 1.0]
         candidates = near or candidates
-    m, s, k, pos, moving, used, how = max(candidates, key=lambda c: c[0])
+
+    def inside(
+        c: tuple[float, float, int, tuple[float, float], bool, tuple[int, ...], str],
+    ) -> tuple[bool, float]:
+        # how far the ball is wholly across the line *and* between the posts at that moment
+        # (a shot crosses between the posts, then may run on beside them inside the net); of
+        # the moments when it surely was, the one furthest across
+        posts = line_margins(np.array(c[3]), r_mm, field_model, line)[1]
+        g = c[0] if posts is None else min(c[0], float(posts[0]))
+        return (True, c[0]) if g >= 2.0 * c[1] else (False, g)
+
+    m, s, k, pos, moving, used, how = max(candidates, key=inside)
     posts = line_margins(np.array(pos), r_mm, field_model, line)[1]
     posts_m = None if posts is None else float(posts[0])
     decision = _decision(m, s, posts_m)
@@ -278,7 +292,8 @@ def _moving_candidates(
     field_model: FieldModel,
     line: str,
 ) -> list[tuple[float, float, int, tuple[float, float], bool, tuple[int, ...], str]]:
-    """The largest margin one moving run reaches, between frames where the ball turned.
+    """The largest margin one moving run reaches, between frames where the ball turned (and,
+    when it differs, the frame furthest across while between the posts).
 
     Between two frames a rolling ball moves in a straight line; it turns only at an impact
     (the net, a post, a piece). The frame with the largest margin is either the turn's
@@ -287,7 +302,7 @@ def _moving_candidates(
     margin and time; where they meet is the turn, and the larger meeting margin is taken
     when it lies between the two paths' frames (a ball can turn only once there).
     """
-    m = line_margins(xy, r_mm, field_model, line)[0]
+    m, posts = line_margins(xy, r_mm, field_model, line)
     k = int(np.argmax(m))
     best_m, best_t, best_xy = float(m[k]), float(t[k]), xy[k].copy()
     s_frame = float(sig[k])
@@ -318,7 +333,7 @@ def _moving_candidates(
         how = f"in motion: turned at t = {tq:.4f} s, between frames (paths fitted either side)"
     kk = int(np.argmin(np.abs(t - best_t)))
     used = tuple(int(f) for f in frames)
-    return [
+    out_c = [
         (
             best_m,
             s_frame,
@@ -329,3 +344,15 @@ def _moving_candidates(
             how,
         )
     ]
+    if posts is not None:
+        # the furthest across while between the posts (deep in the net a ball may run on
+        # beside a post's line: the frame of the largest margin is then not the decisive one)
+        sure = np.minimum(m, posts) >= 2.0 * sig
+        kp = int(np.argmax(np.where(sure, m, -np.inf))) if sure.any() else -1
+        if kp < 0:
+            kp = int(np.argmax(np.minimum(m, posts)))
+        if kp != k:
+            p_xy = (float(xy[kp, 0]), float(xy[kp, 1]))
+            how_p = "in motion, the frame furthest across between the posts"
+            out_c.append((float(m[kp]), float(sig[kp]), offset + kp, p_xy, True, used, how_p))
+    return out_c

@@ -70,3 +70,19 @@ def test_bad_input_one_line_exit_2(clip: Path, capsys, extra, message) -> None:
 def test_missing_video(capsys) -> None:
     assert main(["goal-line", "nowhere.mp4", "--at", "1"]) == 2
     assert "nowhere.mp4" in capsys.readouterr().err
+
+
+def test_camera_sigma_is_the_model_error_not_a_single_edge_points() -> None:
+    """The camera's share of a call's sigma: the markings' scatter over the square root of the
+    number of markings that pinned the model; nothing known, nothing added."""
+    from dataclasses import replace
+
+    from calibration.camera import preset_camera
+    from geometry.tablespec import load_table
+    from monitor.cmd_goalline import camera_sigma_mm
+
+    cam = preset_camera("overhead", load_table("brasileira"), (1920, 1080))
+    assert camera_sigma_mm(replace(cam, rms_mm=None)) == 0.0
+    assert camera_sigma_mm(replace(cam, rms_mm=0.2, markings_used=())) == pytest.approx(0.2)
+    nine = replace(cam, rms_mm=0.3, markings_used=tuple(f"m{i}" for i in range(9)))
+    assert camera_sigma_mm(nine) == pytest.approx(0.1)

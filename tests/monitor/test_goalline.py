@@ -156,6 +156,21 @@ def test_a_shot_into_the_net_is_a_goal() -> None:
     assert call.decision == "GOAL" and call.margin_mm == pytest.approx(55.0, abs=0.1)
 
 
+def test_a_shot_that_runs_on_beside_the_post_inside_the_net_is_a_goal() -> None:
+    """A shot crossing wholly between the posts, then running on inside the net to beside a
+    post's line (its footprint no longer between the posts' inner faces): the call is made
+    where it was furthest across while between them, a goal."""
+    t = np.arange(15) / FPS
+    x = np.minimum(HL - 100.0 + 1500.0 * t, HL + 60.0)
+    y = (GW + 2.0) * np.clip((x - HL) / 60.0, 0.0, 1.0)  # deep in the net: beside the post
+    track = BallTrack(np.arange(15), t, np.column_stack([x, y]), np.full(15, 0.1))
+    margin, posts = line_margins(track.xy_mm, R, FIELD, "goal_right")
+    assert posts is not None and posts[-1] < 0 < np.minimum(margin, posts).max() - 1.0
+    call = call_line(track, R, FIELD)
+    assert call.decision == "GOAL" and call.moving
+    assert call.posts_margin_mm is not None and call.posts_margin_mm > 0.2
+
+
 def test_no_ball_no_call() -> None:
     n = 5
     track = BallTrack(np.arange(n), np.arange(n) / FPS, np.full((n, 2), np.nan), np.full(n, np.nan))
