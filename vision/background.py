@@ -38,6 +38,7 @@ __all__ = [
     "estimate_background",
     "felt_region",
     "foreground",
+    "goal_frames",
     "goal_mask",
     "hand_mask",
     "hand_polygons",
@@ -111,6 +112,33 @@ def goal_mask(camera: Camera, table: TableSpec, margin_mm: float = 5.0) -> U8:
             hull = cv2.convexHull(np.round(uv * 16).astype(np.int32))
             cv2.fillPoly(mask, [hull], 1, cv2.LINE_8, 4)
     return mask
+
+
+def goal_frames(camera: Camera, table: TableSpec, margin_px: int = 2) -> U8:
+    """Mask (h, w) uint8 of the two goals' posts and crossbars (grown ``margin_px``), as the
+    camera sees them: white bars that a still's model of the table lacks."""
+    w, h = camera.image_size
+    mask = np.zeros((h, w), np.uint8)
+    r, gh = table.post_diameter / 2.0 + 1.0, table.goal_height
+    ang = np.linspace(0.0, 2.0 * np.pi, 12, endpoint=False)
+    field = FieldModel(table)
+    for side in ("left", "right"):
+        posts = field.post_centres(side)
+        parts = [  # each post a cylinder, the crossbar a bar between their tops
+            np.array(
+                [[cx + r * np.cos(a), cy + r * np.sin(a), z] for a in ang for z in (0.0, gh + r)]
+            )
+            for cx, cy in posts
+        ]
+        ys = np.linspace(posts[0, 1], posts[1, 1], 30)
+        bar = [[posts[0, 0] + dx, y, gh + dz] for y in ys for dx in (-r, r) for dz in (-r, r)]
+        for xyz in [*parts, np.array(bar)]:
+            uv = camera.table_to_image(xyz)
+            if np.isfinite(uv).all():
+                hull = cv2.convexHull(np.round(uv * 16).astype(np.int32))
+                cv2.fillPoly(mask, [hull], 1, cv2.LINE_8, 4)
+    k = 2 * margin_px + 1
+    return np.asarray(cv2.dilate(mask, np.ones((k, k), np.uint8)), np.uint8)
 
 
 def _normalised_blur(img: F32, weight: F32, sigma: float) -> tuple[F32, F32]:
