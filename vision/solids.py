@@ -410,19 +410,23 @@ def fit_keeper(
     accept: Callable[[Solid], bool],
     floor: float = 0.0,
     around: bool = True,
+    min_level: float | None = None,
 ) -> Solid | None:
     """A goalkeeper fitted from a blob's centre and axis (``start``); when that start is poor
     (a blob a goal's net or a neighbour lengthens), from its usual place on the goal line and
     from starts around the blob and across it. The first fit ``accept`` finds good enough
     (explaining three quarters of its pixels) wins, else the best accepted one; a fit whose
-    top face hardly differs from the felt (:data:`_KEEPER_LEVEL_MIN`) is no goalkeeper.
+    top face hardly differs from the felt (``min_level``, by default
+    :data:`_KEEPER_LEVEL_MIN`) is no goalkeeper.
 
     ``around=False`` leaves out the 17 starts around and across the blob (a piece whose centre
     is known, a button's fit asking whether it is a goalkeeper end on): a failed search costs
     3 fits instead of 20."""
 
+    level_min = _KEEPER_LEVEL_MIN if min_level is None else min_level
+
     def ok(g: Solid) -> bool:
-        return accept(g) and _top_level(camera, image, bg, g) >= _KEEPER_LEVEL_MIN
+        return accept(g) and _top_level(camera, image, bg, g) >= level_min
 
     c, ang = start
     starts = [(0.0, 0.0, 0.0)] + [
