@@ -38,6 +38,8 @@ __all__ = [
     "estimate_background",
     "felt_region",
     "foreground",
+    "goal_frames",
+    "goal_frames_coverage",
     "goal_mask",
     "hand_mask",
     "hand_polygons",
@@ -111,6 +113,83 @@ def goal_mask(camera: Camera, table: TableSpec, margin_mm: float = 5.0) -> U8:
             hull = cv2.convexHull(np.round(uv * 16).astype(np.int32))
             cv2.fillPoly(mask, [hull], 1, cv2.LINE_8, 4)
     return mask
+
+
+def goal_frames(camera: Camera, table: TableSpec, margin_px: int = 2) -> U8:
+    """Mask (h, w) uint8 of the two goals' posts and crossbars (grown ``margin_px``), as the
+    camera sees them: white bars that a still's model of the table lacks."""
+    w, h = camera.image_size
+    mask = np.zeros((h, w), np.uint8)
+    r, gh = table.post_diameter / 2.0 + 1.0, table.goal_height
+    ang = np.linspace(0.0, 2.0 * np.pi, 12, endpoint=False)
+    field = FieldModel(table)
+    for side in ("left", "right"):
+        posts = field.post_centres(side)
+        parts = [  # each post a cylinder, the crossbar a bar between their tops
+            np.array(
+                [[cx + r * np.cos(a), cy + r * np.sin(a), z] for a in ang for z in (0.0, gh + r)]
+            )
+            for cx, cy in posts
+        ]
+        ys = np.linspace(posts[0, 1], posts[1, 1], 30)
+        bar = [[posts[0, 0] + dx, y, gh + dz] for y in ys for dx in (-r, r) for dz in (-r, r)]
+        for xyz in [*parts, np.array(bar)]:
+            uv = camera.table_to_image(xyz)
+            if np.isfinite(uv).all():
+                hull = cv2.convexHull(np.round(uv * 16).astype(np.int32))
+                cv2.fillPoly(mask, [hull], 1, cv2.LINE_8, 4)
+    k = 2 * margin_px + 1
+    return np.asarray(cv2.dilate(mask, np.ones((k, k), np.uint8)), np.uint8)
+
+
+def goal_frames_coverage(camera: Camera, table: TableSpec, ss: int = 4) -> F32:
+    """The share (h, w) float32 of each pixel the goals' posts and crossbars cover (each a
+    cylinder of the posts' diameter; ``ss`` x ``ss`` samples a pixel): their anti-aliased
+    outline, which a thin bar's pixels mostly are."""
+    w, h = camera.image_size
+    r, gh = table.post_diameter / 2.0, table.goal_height
+    ang = np.linspace(0.0, 2.0 * np.pi, 16, endpoint=False)
+    cos, sin = r * np.cos(ang), r * np.sin(ang)
+    field = FieldModel(table)
+    hulls = []
+    for side in ("left", "right"):
+        posts = field.post_centres(side)
+        parts = [
+            np.array(
+                [[cx + c, cy + sn, z] for c, sn in zip(cos, sin, strict=True) for z in (0.0, gh)]
+            )
+            for cx, cy in posts
+        ]
+        ys = np.linspace(posts[0, 1], posts[1, 1], 30)
+        parts += [  # the crossbar in pieces: a lens bends it
+            np.array(
+                [
+                    [posts[0, 0] + c, y, gh + sn]
+                    for y in ys[i : i + 2]
+                    for c, sn in zip(cos, sin, strict=True)
+                ]
+            )
+            for i in range(len(ys) - 1)
+        ]
+        for xyz in parts:
+            uv = camera.table_to_image(xyz)
+            if np.isfinite(uv).all():
+                hulls.append(cv2.convexHull(np.round((uv + 0.5) * ss * 16 - 8).astype(np.int32)))
+    if not hulls:
+        return np.zeros((h, w), np.float32)
+    x0, y0 = (int(min(hh[:, 0, i].min() for hh in hulls)) // (16 * ss) - 1 for i in (0, 1))
+    x1, y1 = (int(max(hh[:, 0, i].max() for hh in hulls)) // (16 * ss) + 2 for i in (0, 1))
+    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
+    out = np.zeros((h, w), np.float32)
+    if x1 <= x0 or y1 <= y0:
+        return out
+    big = np.zeros(((y1 - y0) * ss, (x1 - x0) * ss), np.uint8)
+    off = np.array([x0, y0]) * ss * 16
+    for hh in hulls:
+        cv2.fillPoly(big, [hh - off], 255, cv2.LINE_8, 4)
+    small = cv2.resize(big, (x1 - x0, y1 - y0), interpolation=cv2.INTER_AREA)
+    out[y0:y1, x0:x1] = small.astype(np.float32) / 255.0
+    return out
 
 
 def _normalised_blur(img: F32, weight: F32, sigma: float) -> tuple[F32, F32]:
@@ -296,8 +375,10 @@ class Background:
         the still's model is no better than the median (a pixel of calibration error moves
         it): only a strong difference counts there. In a goal, whose posts and net the still
         does not know, only the pieces' own pixels and the darker differences beside them
-        (their shadows). The still (coarse) and the goals'
-        colours are kept as the model :meth:`heal` compares with.
+        (their shadows); the goals' posts and crossbar (:func:`goal_frames`) are no piece's,
+        and behind a piece painted over they take the frame's colour as seen (the still lacks
+        them there). The still (coarse) and the goals' colours are kept as the model
+        :meth:`heal` compares with.
         """
         region = self.region > 0
         diff = cv2.transform(cv2.absdiff(median, still), np.ones((1, 3), np.float32))
@@ -328,6 +409,10 @@ class Background:
         beside = cv2.dilate(field_part, np.ones((31, 31), np.uint8)) > 0
         piece = cv2.dilate((differs & (tight > 0)).astype(np.uint8), np.ones((5, 5))) > 0
         own = goal & differs & beside & (kept | darker)
+        # the goals' posts and crossbar differ from the still's felt beside a piece as the
+        # piece does, and join its blob: they are the goal's, not the piece's
+        frame = goal_frames(self.camera, self.table, margin_px=0) > 0
+        own &= ~frame
         colours = _palette(median[goal & ~beside])
         if len(colours) and own.any():
             dist = np.abs(median[own][:, None, :] - colours[None]).sum(axis=2).min(axis=1)
@@ -335,6 +420,23 @@ class Background:
         in_goal = goal & (piece | own)
         paint = (paint & ~goal) | in_goal | (self.unsteady > 0)
         out = np.where(paint[:, :, None], still, median).astype(np.float32)
+        # the still keeps a goal's own colours only where they are seen: the posts and crossbar
+        # behind a piece painted over in a goal were left out, and the bar a goalkeeper hid came
+        # out as a white thing once it left (a 'ball' 22 mm inside the goal, whose fit explains
+        # it: never healed). Behind the pieces they take the colour of the goal's frame as seen.
+        # (their anti-aliased outline: a thin bar's pixels are mostly its edge)
+        cover = goal_frames_coverage(self.camera, self.table)
+        n, lab = cv2.connectedComponents(self.goals)
+        for k in range(1, n):
+            part = lab == k
+            hidden = (cover > 0) & part & paint
+            seen = (cover > 0.75) & part & ~paint
+            if hidden.any() and seen.sum() >= 10:
+                # the bars' own pixels: the half that differs most from the felt (a pixel
+                # along the outline is the net's or the felt's in part)
+                bar = seen & (diff >= np.median(diff[seen]))
+                a = cover[hidden][:, None]
+                out[hidden] = a * np.median(median[bar], axis=0) + (1.0 - a) * out[hidden]
         s = self.stride
         self._model_sub = np.ascontiguousarray(still[s // 2 :: s, s // 2 :: s], np.float32)
         band = cv2.dilate((self.markings > 0.02).astype(np.uint8), np.ones((6 * s + 1,) * 2))

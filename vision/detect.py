@@ -13,7 +13,10 @@ Pipeline (one frame):
    cylinders (:mod:`vision.solids`: footprint centre and diameter, at the team's or the rule
    set's height); then, once the teams are known, again at their team's diameter.
 4. **Goalkeepers**: what the buttons leave, when long, is fitted as a 3D box (centre and angle),
-   from several starts when the first is poor (a goal's net beside it).
+   from several starts when the first is poor (a goal's net beside it), then again from where
+   it stopped; a 'button' on a goal line, or a poor one in a penalty area, is tried as a box.
+   On a still, the goals' posts and crossbars (which its model of the table lacks) are left
+   out of the fits, and the mouth of a goal where none was found is searched as a whole.
 5. **The ball**: what the pieces leave, ball-sized, is fitted by :func:`vision.ball.fit_ball`
    (sphere silhouette, motion streak, hidden pixels left out); the best fit wins, a ball on the
    centre or a penalty mark is looked for there; none is reported when none fits.
@@ -47,6 +50,7 @@ from vision.background import (
     Background,
     FrameMemory,
     foreground,
+    goal_frames,
     hand_mask,
     hand_polygons,
     nonzero_yx,
@@ -80,6 +84,7 @@ _SEED_MM = 10.0  # distance-transform radius that seeds a button
 _MIN_INLIERS = 0.4
 _MIN_INLIERS_KEEPER = 0.6
 _MAX_SIGMA_KEEPER_MM = 3.0  # a goalkeeper's fit pinned down no better is a few pixels' fit
+_KEEPER_OR_BELOW = 0.7  # a 'button' in a penalty area explaining less may be a goalkeeper
 _BALL_MM2 = 78.5  # a 10 mm ball's footprint
 _MIN_BALL = 0.2  # of it: the least a ball's blob (white on a pale felt: its shaded rim is lost)
 _BALL_MIN_SCORE = 0.35
@@ -160,6 +165,7 @@ class Detector:
         self.bg = Background(camera, table, stride)
         self.stride = int(stride)
         self.learned = False
+        self._learning = False  # the frames' median is being searched for the resting pieces
         self._frames = 0
         self._clock = -math.inf  # the video's time (s): detect's t, or 1/30 s a frame
         # button diameters per team: configured, or learned (the median of the free fits)
@@ -171,6 +177,7 @@ class Detector:
         self.memory = FrameMemory(self.stride)
         self._sub = np.zeros((1, 1, 3), np.uint8)
         self._floor = 0.0  # the felt's typical distance to the table's model in this image
+        self._frames_mask: NDArray[np.bool_] | None = None  # the goals' posts and crossbars
         self.ball_colour: FloatArray | None = None
         w, h = camera.image_size
         o = self.stride // 2
@@ -205,7 +212,11 @@ class Detector:
         self.bg.set(still)
         img = np.clip(median + 0.5, 0, 255).astype(np.uint8)
         self._last_image = img
-        found = self._detect(img)
+        self._learning = True
+        try:
+            found = self._detect(img)
+        finally:
+            self._learning = False
         covered = self._covered(found, grow_px=max(6, round(8.0 / self._scale())))
         # in a goal (posts, crossbar, net: white things the still paints as felt, and so finds
         # as a 'hand') only the pieces' own pixels are painted over, not a margin or a hand
@@ -626,7 +637,11 @@ class Detector:
                     and not self.memory.rejected(self._sub, uv, "keeper")
                 ):
                     if excluded is None:
-                        excluded = self._excluded(solids, hands)
+                        # not the goalkeepers fitted already (from a 'button' on the line): a
+                        # fit that cannot see one explains its rest (its net's ghost) at 96%
+                        # and beats it, misplaced; seeing it, the better of the two wins
+                        others = [x for x in solids if x.kind != "goalkeeper"]
+                        excluded = self._excluded(others, hands)
                     g = self._keeper(img, bgf, c, ang, excluded)
                     if g is not None:
                         keepers.append(g)
@@ -635,7 +650,69 @@ class Detector:
                         self.memory.reject(self._sub, uv, "keeper")
             if _MIN_BALL * _BALL_MM2 <= area <= 12 * _BALL_MM2:
                 small.append((xy, area, uv))
+        if not self.learned:
+            more = self._goal_mouths(img, bgf, rest, solids + keepers, hands)
+            reach = sz.goalkeeper_length / 2.0 + 10.0
+            for g in more:  # its fragments are no ball
+                small = [b for b in small if np.hypot(*(b[0].mean(axis=0) - g.p[:2])) > reach]
+            keepers += more
         return keepers, small
+
+    def _goal_mouths(
+        self,
+        img: U8,
+        bgf: NDArray[np.float32],
+        rest: NDArray[np.bool_],
+        found: list[Solid],
+        hands: NDArray[np.bool_],
+    ) -> list[Solid]:
+        """Each team has its goalkeeper in its penalty area: on a still where one side has
+        none, it is looked for there again, in the goal's mouth first.
+
+        - On its line, pale over a pale net, a box can fall apart into blobs each too small to
+          search (three of a third of its area each): what the pieces left in front of the
+          goal's mouth is searched together, from the goal line.
+        - Off its line, turned (000, "O goleiro na grande área"), a box seen from a tilted
+          camera is wide enough to seed a button: the 'buttons' in the penalty area that
+          explain their pixels poorly are fitted as boxes too, the best box better than its
+          button kept (:func:`distinct` then drops the button). Only where a goalkeeper is
+          missing: a black button's white stripe fits as a box better than the button does."""
+        t, sz = self.table, self.sizes
+        xy, area = self._xy_sub[rest], self._px_mm2[rest]
+        out: list[Solid] = []
+        excluded: NDArray[np.bool_] | None = None
+        for sx in (-1.0, 1.0):
+            if any(x.kind == "goalkeeper" and x.p[0] * sx > 0 for x in found):
+                continue
+            g = None
+            ax = xy[:, 0] * sx
+            near = (ax >= t.half_length - t.goal_area.depth) & (
+                ax <= t.half_length + sz.goalkeeper_height
+            )
+            near &= np.abs(xy[:, 1]) <= (t.goal_width + sz.goalkeeper_length) / 2.0
+            if area[near].sum() >= 0.35 * sz.goalkeeper_length * sz.goalkeeper_width:
+                y = float(np.clip(np.mean(xy[near, 1]), -t.goal_width / 2.0, t.goal_width / 2.0))
+                c = np.array([sx * (t.half_length - sz.goalkeeper_width / 2.0), y])
+                if excluded is None:
+                    excluded = self._excluded([x for x in found if x.kind != "goalkeeper"], hands)
+                g = self._keeper(img, bgf, c, math.pi / 2, excluded)
+            poor = [
+                x
+                for x in found
+                if g is None
+                and x.kind == "button"
+                and x.p[0] * sx > 0
+                and x.inliers < _KEEPER_OR_BELOW
+                and self._keeper_place(x.p[:2])
+            ]
+            for x in poor:
+                others = [y for y in found if y.kind != "goalkeeper" and y is not x]
+                k = self._keeper(img, bgf, x.p[:2], math.pi / 2, self._excluded(others, hands))
+                if k is not None and k.inliers > x.inliers and (g is None or k.inliers > g.inliers):
+                    g = k
+            if g is not None:
+                out.append(g)
+        return out
 
     def _keeper_place(self, xy: FloatArray) -> bool:
         """Whether a goalkeeper may stand at ``xy``: in a penalty area (30 mm margin), where
@@ -657,6 +734,8 @@ class Detector:
         around: bool = True,
     ) -> Solid | None:
         sz = self.sizes
+        if not self.learned:  # a still's model of the table lacks the goals' frames
+            excluded = excluded | self._goal_frames()
         return fit_keeper(
             self.camera,
             img,
@@ -669,6 +748,12 @@ class Detector:
             self._good,
             self._floor,
             around,
+            # on the frames' median a goalkeeper missed is left in the learned table (a grey box
+            # on a grey felt looks like its shadow: top level 23); in its goal, where only what
+            # the fits found is painted over, its rim stayed a ghost that a 'ball' was fitted
+            # to, 9-22 mm inside the goal, for good (a ball explains its pixels: never healed).
+            # A box on the felt's shading painted over costs nothing: it is felt.
+            min_level=0.0 if self._learning else None,
         )
 
     def _ball_elsewhere(
@@ -690,6 +775,14 @@ class Detector:
             if not (self.learned and self.memory.rejected(self._sub, uv, "ball")):
                 return True
         return False
+
+    def _goal_frames(self) -> NDArray[np.bool_]:
+        """The goals' posts and crossbars (:func:`vision.background.goal_frames`), which a
+        still's model of the table lacks (it keeps the net's colour only): beside a goalkeeper
+        on its line, a white bar it does not explain made a true fit explain 0% of its pixels."""
+        if self._frames_mask is None:
+            self._frames_mask = goal_frames(self.camera, self.table) > 0
+        return self._frames_mask
 
     def _ball(
         self,
