@@ -31,6 +31,10 @@ the search stops at a sure fit. The learned table is the median of frames spread
 painted over with the still's estimate where pieces stood or moved while they were taken (in a
 goal, only the pieces' own pixels: the posts stay); it follows slow light changes on the
 pixels that look like the table. ``sigma_mm`` comes from each fit's residuals and Jacobian.
+
+The ball's search, the goalkeepers' and the teams' live in :mod:`vision.ball_search`,
+:mod:`vision.keeper_search` and :mod:`vision.team_search`: functions of the detector that are
+its methods here.
 """
 
 from __future__ import annotations
@@ -43,31 +47,38 @@ import numpy as np
 from numpy.typing import NDArray
 
 from calibration.camera import Camera
-from geometry.field import FieldModel
 from geometry.tablespec import TableSpec
 from rules.rulesets import get_ruleset
 from vision.background import (
     Background,
     FrameMemory,
     foreground,
-    goal_frames,
     hand_mask,
     hand_polygons,
     nonzero_yx,
 )
-from vision.ball import BallFit, ball_on_spots, fit_ball, plausible_colour, shadow_like
+from vision.ball import BallFit
+from vision.ball_search import (
+    _BALL_MM2,
+    _MIN_BALL,
+    ball_elsewhere,
+    ball_fit_ok,
+    ball_on_spot,
+    ball_score,
+    ball_strength,
+    find_ball,
+    refit,
+)
 from vision.detections import Detections
+from vision.keeper_search import goal_frames_mask, goal_mouths, keeper_at, keeper_or, keeper_place
 from vision.solids import (
     Solid,
-    close,
     distinct,
-    fit_keeper,
     fit_solid,
     noise_floor,
-    sample,
-    top_samples,
 )
-from vision.teams import TeamModel, TeamModelError, bgr_to_lab
+from vision.team_search import assign_teams, team_sizes, teams_of, top_lab
+from vision.teams import TeamModel
 
 __all__ = ["BUTTON_DIAMETER_MM", "Detector", "DetectorError", "ball_sigma_mm"]
 
@@ -84,16 +95,9 @@ _SEED_MM = 10.0  # distance-transform radius that seeds a button
 _MIN_INLIERS = 0.4
 _MIN_INLIERS_KEEPER = 0.6
 _MAX_SIGMA_KEEPER_MM = 3.0  # a goalkeeper's fit pinned down no better is a few pixels' fit
-_KEEPER_OR_BELOW = 0.7  # a 'button' in a penalty area explaining less may be a goalkeeper
-_BALL_MM2 = 78.5  # a 10 mm ball's footprint
-_MIN_BALL = 0.2  # of it: the least a ball's blob (white on a pale felt: its shaded rim is lost)
-_BALL_MIN_SCORE = 0.35
-_SPOT_STILL = 0.5  # the least share a ball on a painted spot explains in a still
-_BALL_SURE = 0.6  # a fit this good is the ball: the candidates after it are not tried
 # a piece that differs from the felt in hue more than in light (black on dark green): JPEG's
 # half-resolution colour blurs its edge over about two pixels
 _CHROMA_BLUR_PX = 1.6
-_MAX_STREAK_PX = 45.0  # a ball's motion blur: 4 m/s over 1/100 s at 1 mm a pixel
 
 
 def _components(mask: NDArray[np.bool_]) -> tuple[int, NDArray[np.integer], NDArray[np.int32]]:
@@ -334,27 +338,14 @@ class Detector:
         self._last_found = (solids, hands)
         return {"solids": solids, "ball": ball, "hands": hands}
 
-    def refit_ball(
-        self, xy0_mm: FloatArray, streak0_px: FloatArray | None = None
-    ) -> BallFit | None:
-        """A fresh fit of the ball near ``xy0_mm`` on the last image :meth:`detect` saw, the
-        pieces and hands it found left out. In a video, :meth:`detect` keeps the ball's last
-        fit while its pixels at the coarse stride do not change, which a ball creeping a
-        fraction of a pixel does not: a call that turns on tenths of a millimetre refits."""
-        if self._last_image is None or self._last_found is None:
-            return None
-        solids, hands = self._last_found
-        sz = self.sizes
-        return fit_ball(
-            self._last_image,
-            self._bg_full(),
-            self.camera,
-            np.asarray(xy0_mm, float),
-            sz.ball_diameter,
-            sz.ball_height,
-            excluded=self._excluded(solids, hands),
-            streak0_px=streak0_px,
-        )
+    # the ball's search: vision/ball_search.py
+    refit_ball = refit
+    _ball_elsewhere = ball_elsewhere
+    _ball = find_ball
+    _ball_score = ball_score
+    _ball_fit_ok = staticmethod(ball_fit_ok)
+    _ball_strength = ball_strength
+    _ball_on_spot = ball_on_spot
 
     def _fit(
         self,
@@ -391,51 +382,11 @@ class Detector:
             and abs(float(xy[1])) < t.goal_width / 2.0 + t.post_diameter + 10.0
         )
 
-    def _assign_teams(self, solids: list[Solid]) -> None:
-        """Each solid's team and team confidence, from its top face's mean Lab colour."""
-        if not solids:
-            return
-        feats = np.array([self._lab(x) for x in solids])
-        self._fitting = solids
-        teams, conf = self._teams(feats, np.array([x.p[:2] for x in solids]))
-        for x, team, c in zip(solids, teams, conf, strict=True):
-            x.team, x.team_conf = str(team), float(c)
-
-    def _team_sizes(
-        self,
-        img: U8,
-        bgf: NDArray[np.float32],
-        solids: list[Solid],
-        hands: NDArray[np.bool_],
-        kept: list[Solid] | None = None,
-    ) -> list[Solid]:
-        """Refit the buttons at their team's diameter (the median of the team's free fits).
-
-        A diameter fitted with the centre trades against it where one side of a piece is seen
-        less well; a team's buttons share one size (or the configured one), which pins it.
-        """
-        if not self.learned or not self.team_diameter:
-            for team in {x.team for x in solids if x.team}:
-                ds = [x.p[2] for x in solids if x.kind == "button" and x.team == team]
-                if len(ds) >= 3 and team not in self._configured_diameter:
-                    self.team_diameter[team] = float(np.median(ds))
-        out = []
-        for i, x in enumerate(solids):
-            d = self.team_diameter.get(x.team)
-            # a team's own button height (a set of taller buttons), else the rule set's
-            h = self.teams.height(x.team, x.height) if self.teams and x.team else x.height
-            others = [y for j, y in enumerate(solids) if j != i and close(x, y)]
-            others += [y for y in kept or [] if close(x, y)]
-            same_h = abs(h - x.height) < 0.01
-            if x.kind != "button" or ((d is None or x.sized) and not others and same_h):
-                out.append(x)
-                continue
-            y = Solid("button", np.array([x.p[0], x.p[1], d or x.p[2]]), h, team=x.team)
-            y.team_conf = x.team_conf
-            excl = self._excluded(others, hands)
-            y = self._fit(img, bgf, y, excl, fit_size=d is None)
-            out.append(y if self._good(y) else x)
-        return out
+    # teams and the team's diameter: vision/team_search.py
+    _assign_teams = assign_teams
+    _team_sizes = team_sizes
+    _lab = top_lab
+    _teams = teams_of
 
     def _bg_full(self) -> NDArray[np.float32]:
         return self.bg.scaled()
@@ -568,20 +519,12 @@ class Detector:
                 return y
         return x
 
-    def _keeper_or(self, img: U8, bgf: NDArray[np.float32], x: Solid) -> Solid:
-        """A 'button' on a goal line, between the goal area's ends, may be the goalkeeper seen
-        end on: whichever model explains the pixels better wins."""
-        t = self.table
-        if abs(abs(x.p[0]) - t.half_length) > 60.0 or abs(x.p[1]) > t.goal_area.width / 2.0:
-            return x
-        none = np.zeros(img.shape[:2], bool)
-        # in a video from the button's centre only: the search around it (17 more fits) ran
-        # for every button moving on a goal line; a still searches (an end-on goalkeeper's
-        # first fit as a button may sit off its centre)
-        g = self._keeper(img, bgf, x.p[:2], math.pi / 2, none, around=not self.learned)
-        if g is None or np.hypot(*(g.p[:2] - x.p[:2])) > self.sizes.goalkeeper_length / 2:
-            return x  # (a start on the goal's centre finds the real goalkeeper, elsewhere)
-        return g if g.inliers > x.inliers else x
+    # goalkeepers: vision/keeper_search.py
+    _keeper_or = keeper_or
+    _goal_mouths = goal_mouths
+    _keeper_place = keeper_place
+    _keeper = keeper_at
+    _goal_frames = goal_frames_mask
 
     def _good(self, x: Solid) -> bool:
         if x.kind == "button":
@@ -658,300 +601,6 @@ class Detector:
             keepers += more
         return keepers, small
 
-    def _goal_mouths(
-        self,
-        img: U8,
-        bgf: NDArray[np.float32],
-        rest: NDArray[np.bool_],
-        found: list[Solid],
-        hands: NDArray[np.bool_],
-    ) -> list[Solid]:
-        """Each team has its goalkeeper in its penalty area: on a still where one side has
-        none, it is looked for there again, in the goal's mouth first.
-
-        - On its line, pale over a pale net, a box can fall apart into blobs each too small to
-          search (three of a third of its area each): what the pieces left in front of the
-          goal's mouth is searched together, from the goal line.
-        - Off its line, turned (000, "O goleiro na grande área"), a box seen from a tilted
-          camera is wide enough to seed a button: the 'buttons' in the penalty area that
-          explain their pixels poorly are fitted as boxes too, the best box better than its
-          button kept (:func:`distinct` then drops the button). Only where a goalkeeper is
-          missing: a black button's white stripe fits as a box better than the button does."""
-        t, sz = self.table, self.sizes
-        xy, area = self._xy_sub[rest], self._px_mm2[rest]
-        out: list[Solid] = []
-        excluded: NDArray[np.bool_] | None = None
-        for sx in (-1.0, 1.0):
-            if any(x.kind == "goalkeeper" and x.p[0] * sx > 0 for x in found):
-                continue
-            g = None
-            ax = xy[:, 0] * sx
-            near = (ax >= t.half_length - t.goal_area.depth) & (
-                ax <= t.half_length + sz.goalkeeper_height
-            )
-            near &= np.abs(xy[:, 1]) <= (t.goal_width + sz.goalkeeper_length) / 2.0
-            if area[near].sum() >= 0.35 * sz.goalkeeper_length * sz.goalkeeper_width:
-                y = float(np.clip(np.mean(xy[near, 1]), -t.goal_width / 2.0, t.goal_width / 2.0))
-                c = np.array([sx * (t.half_length - sz.goalkeeper_width / 2.0), y])
-                if excluded is None:
-                    excluded = self._excluded([x for x in found if x.kind != "goalkeeper"], hands)
-                g = self._keeper(img, bgf, c, math.pi / 2, excluded)
-            poor = [
-                x
-                for x in found
-                if g is None
-                and x.kind == "button"
-                and x.p[0] * sx > 0
-                and x.inliers < _KEEPER_OR_BELOW
-                and self._keeper_place(x.p[:2])
-            ]
-            for x in poor:
-                others = [y for y in found if y.kind != "goalkeeper" and y is not x]
-                k = self._keeper(img, bgf, x.p[:2], math.pi / 2, self._excluded(others, hands))
-                if k is not None and k.inliers > x.inliers and (g is None or k.inliers > g.inliers):
-                    g = k
-            if g is not None:
-                out.append(g)
-        return out
-
-    def _keeper_place(self, xy: FloatArray) -> bool:
-        """Whether a goalkeeper may stand at ``xy``: in a penalty area (30 mm margin), where
-        the game keeps it (a box elsewhere is a button half under a hand, a finger)."""
-        t = self.table
-        depth = t.penalty_area.depth + 30.0
-        return (
-            abs(float(xy[0])) >= t.half_length - depth
-            and abs(float(xy[1])) <= t.penalty_area.width / 2.0 + 30.0
-        )
-
-    def _keeper(
-        self,
-        img: U8,
-        bgf: NDArray[np.float32],
-        c: FloatArray,
-        ang: float,
-        excluded: NDArray[np.bool_],
-        around: bool = True,
-    ) -> Solid | None:
-        sz = self.sizes
-        if not self.learned:  # a still's model of the table lacks the goals' frames
-            excluded = excluded | self._goal_frames()
-        return fit_keeper(
-            self.camera,
-            img,
-            bgf,
-            (c, ang),
-            (sz.goalkeeper_length, sz.goalkeeper_width),
-            sz.goalkeeper_height,
-            excluded,
-            self.table.half_length,
-            self._good,
-            self._floor,
-            around,
-            # on the frames' median a goalkeeper missed is left in the learned table (a grey box
-            # on a grey felt looks like its shadow: top level 23); in its goal, where only what
-            # the fits found is painted over, its rim stayed a ghost that a 'ball' was fitted
-            # to, 9-22 mm inside the goal, for good (a ball explains its pixels: never healed).
-            # A box on the felt's shading painted over costs nothing: it is felt.
-            min_level=0.0 if self._learning else None,
-        )
-
-    def _ball_elsewhere(
-        self,
-        blobs: list[tuple[FloatArray, float, FloatArray]],
-        kept: BallFit,
-        hands: NDArray[np.bool_],
-    ) -> bool:
-        """Whether a ball-sized blob lies clear of the kept ball (beyond a ball's diameter and
-        its streak), outside the goals and away from the hands (a fingertip), and has not been
-        tried in vain unchanged since."""
-        reach = 1.5 * self.sizes.ball_diameter
-        for xy, _, uv in blobs:
-            c = xy.mean(axis=0)
-            if float(np.hypot(*(c - kept.xy_mm))) <= reach or self._in_goal(c):
-                continue
-            if hands[self.memory.patch(self._sub, uv)[0]].any():
-                continue
-            if not (self.learned and self.memory.rejected(self._sub, uv, "ball")):
-                return True
-        return False
-
-    def _goal_frames(self) -> NDArray[np.bool_]:
-        """The goals' posts and crossbars (:func:`vision.background.goal_frames`), which a
-        still's model of the table lacks (it keeps the net's colour only): beside a goalkeeper
-        on its line, a white bar it does not explain made a true fit explain 0% of its pixels."""
-        if self._frames_mask is None:
-            self._frames_mask = goal_frames(self.camera, self.table) > 0
-        return self._frames_mask
-
-    def _ball(
-        self,
-        img: U8,
-        bgf: NDArray[np.float32],
-        rest: NDArray[np.bool_],
-        solids: list[Solid],
-        hands: NDArray[np.bool_],
-        _: object,
-    ) -> BallFit | None:
-        """The best ball fit among the ball-sized blobs the pieces leave; None if none fits."""
-        sz = self.sizes
-        cands = [
-            b
-            for b in self._blobs(rest)
-            if _MIN_BALL * _BALL_MM2 <= b[1] <= 12 * _BALL_MM2
-            and not self._in_goal(b[0].mean(axis=0))
-        ]
-        excluded = self._excluded(solids, hands)
-        if not cands:  # white on white: a ball on a painted spot may leave no blob at all
-            return self._ball_on_spot(img, bgf, excluded)
-
-        # most ball-like first: the strongest ball-sized difference from the table at full
-        # resolution (a ball is a solid colour; the noise's and a print's leftovers are single
-        # pixels or faint), not a sliver along a line
-        peaks: dict[int, FloatArray] = {}
-
-        def rank(b: tuple[FloatArray, float, FloatArray]) -> float:
-            strength, peaks[id(b[2])] = self._ball_strength(img, bgf, b[2], excluded)
-            spread = (
-                np.sqrt(np.maximum(np.linalg.eigvalsh(np.cov(b[0].T)), 0.0))
-                if len(b[0]) >= 3
-                else np.ones(2)
-            )
-            sliver = spread[0] < 1.0 and len(b[0]) >= 3
-            size = 1.0 + 0.25 * abs(math.log(b[1] / _BALL_MM2))
-            return -strength * (0.3 if sliver else 1.0) / size
-
-        cands.sort(key=rank)
-        z_c = sz.ball_diameter / 2 if sz.ball_height >= 0.8 * sz.ball_diameter else sz.ball_height
-        scored: list[tuple[float, BallFit]] = []
-        for _xy, _area, uv in cands[:8]:
-            if scored and max(q[0] for q in scored) >= _BALL_SURE:
-                break  # the candidates come most ball-like first: the rest are leftovers
-            if self.learned and self.memory.rejected(self._sub, uv, "ball"):
-                continue  # tried in vain and unchanged since
-            c = uv.mean(axis=0)
-            xy0 = self.camera.image_to_table(c[None], z_c)[0]
-            streak = None
-            if len(uv) >= 4:
-                ev, evec = np.linalg.eigh(np.cov((uv - c).T))
-                length = math.sqrt(max(12.0 * (ev[1] - ev[0]), 0.0))
-                if length >= 3.0:
-                    streak = evec[:, 1] * length
-            fit = fit_ball(
-                img,
-                bgf,
-                self.camera,
-                xy0,
-                sz.ball_diameter,
-                sz.ball_height,
-                excluded=excluded,
-                streak0_px=streak,
-            )
-            if streak is not None and (fit is None or np.hypot(*fit.streak_px) > _MAX_STREAK_PX):
-                # a still ball's blob drawn out along a line (or the net's edge behind it) looks
-                # like a streak, and the streak's fit runs off: tried again as a still ball
-                fit = fit_ball(
-                    img, bgf, self.camera, xy0, sz.ball_diameter, sz.ball_height, excluded=excluded
-                )
-            score = self._ball_score(fit, bgf, c)
-            peak = peaks.get(id(uv), c)
-            if 0.0 < score < _BALL_MIN_SCORE and np.hypot(*(peak - c)) > 2.0:
-                # a blob's mean strays by the ball's halo, a line or the net beside it further
-                # than the fit reaches (a fit that could be a ball, but a poor one): tried again
-                # from where its matched filter peaks
-                xy1 = self.camera.image_to_table(peak[None], z_c)[0]
-                again = fit_ball(
-                    img, bgf, self.camera, xy1, sz.ball_diameter, sz.ball_height, excluded=excluded
-                )
-                if (
-                    again is not None
-                    and again.visible >= 0.5
-                    and self._ball_score(again, bgf, c) > score
-                ):
-                    fit, score = again, self._ball_score(again, bgf, c)
-            if fit is None or not self._ball_fit_ok(fit):
-                self._reject(uv, hands, "ball")
-                continue
-            if not self._in_goal(fit.xy_mm):
-                scored.append((score, fit))
-            if score < _BALL_MIN_SCORE:
-                self._reject(uv, hands, "ball")
-        best = max(scored, key=lambda q: q[0])[1] if scored else None
-        top = max((q[0] for q in scored), default=0.0)
-        if best is None or top < _BALL_MIN_SCORE:
-            best = self._ball_on_spot(img, bgf, excluded)
-            if best is None:
-                return None
-        elif top < _BALL_SURE:
-            # a fair fit elsewhere (a print, the net's edge) against a ball on a painted spot,
-            # white on white and no blob (a kick-off): the one that explains more wins
-            spot = self._ball_on_spot(img, bgf, excluded)
-            if spot is not None and spot.explained > top:
-                best = spot
-        if best.explained > 0.8 and best.visible > 0.8 and np.hypot(*best.streak_px) < 2:
-            self.ball_colour = (
-                best.colour_bgr
-                if self.ball_colour is None
-                else 0.9 * self.ball_colour + 0.1 * best.colour_bgr
-            )
-        return best
-
-    def _ball_score(self, fit: BallFit | None, bgf: NDArray[np.float32], c: FloatArray) -> float:
-        """How much a fit looks like the ball (0 when it cannot be one): the share of the
-        pixels it explains, less when its colour is near the table's or far from the ball's."""
-        if fit is None or not self._ball_fit_ok(fit):
-            return 0.0
-        table = bgf[int(c[1]), int(c[0])]
-        if shadow_like(fit.colour_bgr, table):
-            return 0.0  # a piece's shadow beyond the pixels its fit leaves out
-        contrast = float(np.linalg.norm(fit.colour_bgr - table))
-        score = fit.explained * min(1.0, contrast / 60.0)
-        if self.ball_colour is not None:
-            score *= math.exp(-float(np.linalg.norm(fit.colour_bgr - self.ball_colour)) / 80.0)
-        return score
-
-    @staticmethod
-    def _ball_fit_ok(fit: BallFit | None) -> bool:
-        """Whether a fit can be a ball at all (found, finite, a streak a ball can make, a
-        colour a ball can have)."""
-        return (
-            fit is not None
-            and bool(np.isfinite(fit.xy_mm).all())
-            and np.hypot(*fit.streak_px) <= _MAX_STREAK_PX
-            and plausible_colour(fit)
-        )
-
-    def _ball_strength(
-        self, img: U8, bgf: NDArray[np.float32], uv: FloatArray, excluded: NDArray[np.bool_]
-    ) -> tuple[float, FloatArray]:
-        """The largest mean difference from the table (summed over the channels) in a window
-        of a ball's core size about a blob's pixels (full resolution), the pieces' and hands'
-        pixels left out: a matched filter; and where it is largest (px)."""
-        h, w = img.shape[:2]
-        c = uv.mean(axis=0)
-        o, st = self.stride // 2, self.stride
-        i, j = (
-            int(np.clip(round((v - o) / st), 0, n - 1))
-            for v, n in zip(c[::-1], self._mm_px.shape, strict=True)
-        )
-        mm_px = float(self._mm_px[i, j]) or self._scale()
-        k = max(3, round(0.6 * self.sizes.ball_diameter / max(mm_px, 1e-3)))
-        x0, y0 = (max(0, math.floor(v) - k - st) for v in uv.min(axis=0))
-        x1 = min(w, math.ceil(uv[:, 0].max()) + k + st + 1)
-        y1 = min(h, math.ceil(uv[:, 1].max()) + k + st + 1)
-        if x1 - x0 < k or y1 - y0 < k:
-            return 0.0, c
-        diff = cv2.absdiff(img[y0:y1, x0:x1].astype(np.float32), bgf[y0:y1, x0:x1])
-        level = cv2.transform(diff, np.ones((1, 3), np.float32))
-        level[excluded[y0:y1, x0:x1]] = 0.0
-        blurred = cv2.blur(level, (k, k))
-        # where it peaks among the blob's own pixels (a stride about them)
-        a0, b0 = (max(0, math.floor(v) - st - o) for v in uv.min(axis=0) - (x0, y0))
-        a1, b1 = (math.ceil(v) + st + 1 for v in uv.max(axis=0) - (x0, y0))
-        _, _, _, at = cv2.minMaxLoc(blurred[b0:b1, a0:a1])
-        peak = np.array([at[0] + a0 + x0, at[1] + b0 + y0], np.float64)
-        return float(blurred.max()), peak
-
     def _reject(self, uv: FloatArray, hands: NDArray[np.bool_], kind: str) -> None:
         """Remember a blob (its pixels, px) where the search for ``kind`` failed, unless a
         hand is beside it (what the hand hid may be the piece's)."""
@@ -959,26 +608,6 @@ class Detector:
             win, _ = self.memory.patch(self._sub, uv)
             if not hands[win].any():
                 self.memory.reject(self._sub, uv, kind)
-
-    def _ball_on_spot(
-        self, img: U8, bgf: NDArray[np.float32], excluded: NDArray[np.bool_]
-    ) -> BallFit | None:
-        field = FieldModel(self.table)
-        spots = [(0.0, 0.0), field.penalty_mark("left"), field.penalty_mark("right")]
-        # against a learned table a ball on a spot differs from it as any ball does; a still's
-        # estimate of the painted spot is rougher: the bare mark's leftover, smaller than a
-        # ball, explains a ball-sized fit's pixels in part (0.1-0.4 of them), a ball on it most
-        return ball_on_spots(
-            img,
-            bgf,
-            self.camera,
-            spots,
-            self.sizes.ball_diameter,
-            self.sizes.ball_height,
-            excluded,
-            self.bg.felt_colour,
-            min_explained=0.15 if self.learned else _SPOT_STILL,
-        )
 
     def _covered(
         self, found: dict[str, object], grow_px: int, rows: tuple[int, int] | None = None
@@ -1087,18 +716,3 @@ class Detector:
             np.array(c[4], float), np.array(c[5]), np.array(c[6]), np.array(c[7]),
             hands=polys, frame=frame, t=t,
         )  # fmt: skip
-
-    def _lab(self, x: Solid) -> FloatArray:
-        uv = top_samples(self.camera, x)
-        assert self._last_image is not None
-        return bgr_to_lab(sample(self._last_image, uv)).mean(axis=0)
-
-    def _teams(self, feats: FloatArray, xy: FloatArray) -> tuple[NDArray[np.str_], FloatArray]:
-        if self.teams is None or (not self.learned and not self._fixed_teams):
-            # the buttons define the teams (a goalkeeper's box shows its design differently)
-            use = np.array([x.kind == "button" for x in self._fitting])
-            try:
-                self.teams = TeamModel.fit(feats[use], xy[use])
-            except TeamModelError:
-                return np.full(len(feats), ""), np.full(len(feats), 0.5)
-        return self.teams.assign(feats)

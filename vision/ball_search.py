@@ -1,0 +1,270 @@
+"""The ball's search for :class:`vision.detect.Detector` (functions of the detector, ``det``,
+that are its methods): the candidates the pieces leave, tried most ball-like first (a matched
+filter at full resolution), each fitted by :func:`vision.ball.fit_ball` and scored; a ball on
+the centre or a penalty mark looked for there; a fresh fit about a known place
+(:func:`refit`, the goal-line call's).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from geometry.field import FieldModel
+from vision.ball import BallFit, ball_on_spots, fit_ball, plausible_colour, shadow_like
+from vision.solids import (
+    Solid,
+)
+
+if TYPE_CHECKING:
+    from vision.detect import Detector
+
+FloatArray = NDArray[np.float64]
+U8 = NDArray[np.uint8]
+_BALL_MM2 = 78.5  # a 10 mm ball's footprint
+_MIN_BALL = 0.2  # of it: the least a ball's blob (white on a pale felt: its shaded rim is lost)
+_BALL_MIN_SCORE = 0.35
+_SPOT_STILL = 0.5  # the least share a ball on a painted spot explains in a still
+_BALL_SURE = 0.6  # a fit this good is the ball: the candidates after it are not tried
+_MAX_STREAK_PX = 45.0  # a ball's motion blur: 4 m/s over 1/100 s at 1 mm a pixel
+
+
+def refit(
+    det: Detector, xy0_mm: FloatArray, streak0_px: FloatArray | None = None
+) -> BallFit | None:
+    """A fresh fit of the ball near ``xy0_mm`` on the last image :meth:`detect` saw, the
+    pieces and hands it found left out. In a video, :meth:`detect` keeps the ball's last
+    fit while its pixels at the coarse stride do not change, which a ball creeping a
+    fraction of a pixel does not: a call that turns on tenths of a millimetre refits."""
+    if det._last_image is None or det._last_found is None:
+        return None
+    solids, hands = det._last_found
+    sz = det.sizes
+    return fit_ball(
+        det._last_image,
+        det._bg_full(),
+        det.camera,
+        np.asarray(xy0_mm, float),
+        sz.ball_diameter,
+        sz.ball_height,
+        excluded=det._excluded(solids, hands),
+        streak0_px=streak0_px,
+    )
+
+
+def ball_elsewhere(
+    det: Detector,
+    blobs: list[tuple[FloatArray, float, FloatArray]],
+    kept: BallFit,
+    hands: NDArray[np.bool_],
+) -> bool:
+    """Whether a ball-sized blob lies clear of the kept ball (beyond a ball's diameter and
+    its streak), outside the goals and away from the hands (a fingertip), and has not been
+    tried in vain unchanged since."""
+    reach = 1.5 * det.sizes.ball_diameter
+    for xy, _, uv in blobs:
+        c = xy.mean(axis=0)
+        if float(np.hypot(*(c - kept.xy_mm))) <= reach or det._in_goal(c):
+            continue
+        if hands[det.memory.patch(det._sub, uv)[0]].any():
+            continue
+        if not (det.learned and det.memory.rejected(det._sub, uv, "ball")):
+            return True
+    return False
+
+
+def find_ball(
+    det: Detector,
+    img: U8,
+    bgf: NDArray[np.float32],
+    rest: NDArray[np.bool_],
+    solids: list[Solid],
+    hands: NDArray[np.bool_],
+    _: object,
+) -> BallFit | None:
+    """The best ball fit among the ball-sized blobs the pieces leave; None if none fits."""
+    sz = det.sizes
+    cands = [
+        b
+        for b in det._blobs(rest)
+        if _MIN_BALL * _BALL_MM2 <= b[1] <= 12 * _BALL_MM2 and not det._in_goal(b[0].mean(axis=0))
+    ]
+    excluded = det._excluded(solids, hands)
+    if not cands:  # white on white: a ball on a painted spot may leave no blob at all
+        return det._ball_on_spot(img, bgf, excluded)
+
+    # most ball-like first: the strongest ball-sized difference from the table at full
+    # resolution (a ball is a solid colour; the noise's and a print's leftovers are single
+    # pixels or faint), not a sliver along a line
+    peaks: dict[int, FloatArray] = {}
+
+    def rank(b: tuple[FloatArray, float, FloatArray]) -> float:
+        strength, peaks[id(b[2])] = det._ball_strength(img, bgf, b[2], excluded)
+        spread = (
+            np.sqrt(np.maximum(np.linalg.eigvalsh(np.cov(b[0].T)), 0.0))
+            if len(b[0]) >= 3
+            else np.ones(2)
+        )
+        sliver = spread[0] < 1.0 and len(b[0]) >= 3
+        size = 1.0 + 0.25 * abs(math.log(b[1] / _BALL_MM2))
+        return -strength * (0.3 if sliver else 1.0) / size
+
+    cands.sort(key=rank)
+    z_c = sz.ball_diameter / 2 if sz.ball_height >= 0.8 * sz.ball_diameter else sz.ball_height
+    scored: list[tuple[float, BallFit]] = []
+    for _xy, _area, uv in cands[:8]:
+        if scored and max(q[0] for q in scored) >= _BALL_SURE:
+            break  # the candidates come most ball-like first: the rest are leftovers
+        if det.learned and det.memory.rejected(det._sub, uv, "ball"):
+            continue  # tried in vain and unchanged since
+        c = uv.mean(axis=0)
+        xy0 = det.camera.image_to_table(c[None], z_c)[0]
+        streak = None
+        if len(uv) >= 4:
+            ev, evec = np.linalg.eigh(np.cov((uv - c).T))
+            length = math.sqrt(max(12.0 * (ev[1] - ev[0]), 0.0))
+            if length >= 3.0:
+                streak = evec[:, 1] * length
+        fit = fit_ball(
+            img,
+            bgf,
+            det.camera,
+            xy0,
+            sz.ball_diameter,
+            sz.ball_height,
+            excluded=excluded,
+            streak0_px=streak,
+        )
+        if streak is not None and (fit is None or np.hypot(*fit.streak_px) > _MAX_STREAK_PX):
+            # a still ball's blob drawn out along a line (or the net's edge behind it) looks
+            # like a streak, and the streak's fit runs off: tried again as a still ball
+            fit = fit_ball(
+                img, bgf, det.camera, xy0, sz.ball_diameter, sz.ball_height, excluded=excluded
+            )
+        score = det._ball_score(fit, bgf, c)
+        peak = peaks.get(id(uv), c)
+        if 0.0 < score < _BALL_MIN_SCORE and np.hypot(*(peak - c)) > 2.0:
+            # a blob's mean strays by the ball's halo, a line or the net beside it further
+            # than the fit reaches (a fit that could be a ball, but a poor one): tried again
+            # from where its matched filter peaks
+            xy1 = det.camera.image_to_table(peak[None], z_c)[0]
+            again = fit_ball(
+                img, bgf, det.camera, xy1, sz.ball_diameter, sz.ball_height, excluded=excluded
+            )
+            if (
+                again is not None
+                and again.visible >= 0.5
+                and det._ball_score(again, bgf, c) > score
+            ):
+                fit, score = again, det._ball_score(again, bgf, c)
+        if fit is None or not det._ball_fit_ok(fit):
+            det._reject(uv, hands, "ball")
+            continue
+        if not det._in_goal(fit.xy_mm):
+            scored.append((score, fit))
+        if score < _BALL_MIN_SCORE:
+            det._reject(uv, hands, "ball")
+    best = max(scored, key=lambda q: q[0])[1] if scored else None
+    top = max((q[0] for q in scored), default=0.0)
+    if best is None or top < _BALL_MIN_SCORE:
+        best = det._ball_on_spot(img, bgf, excluded)
+        if best is None:
+            return None
+    elif top < _BALL_SURE:
+        # a fair fit elsewhere (a print, the net's edge) against a ball on a painted spot,
+        # white on white and no blob (a kick-off): the one that explains more wins
+        spot = det._ball_on_spot(img, bgf, excluded)
+        if spot is not None and spot.explained > top:
+            best = spot
+    if best.explained > 0.8 and best.visible > 0.8 and np.hypot(*best.streak_px) < 2:
+        det.ball_colour = (
+            best.colour_bgr
+            if det.ball_colour is None
+            else 0.9 * det.ball_colour + 0.1 * best.colour_bgr
+        )
+    return best
+
+
+def ball_score(
+    det: Detector, fit: BallFit | None, bgf: NDArray[np.float32], c: FloatArray
+) -> float:
+    """How much a fit looks like the ball (0 when it cannot be one): the share of the
+    pixels it explains, less when its colour is near the table's or far from the ball's."""
+    if fit is None or not det._ball_fit_ok(fit):
+        return 0.0
+    table = bgf[int(c[1]), int(c[0])]
+    if shadow_like(fit.colour_bgr, table):
+        return 0.0  # a piece's shadow beyond the pixels its fit leaves out
+    contrast = float(np.linalg.norm(fit.colour_bgr - table))
+    score = fit.explained * min(1.0, contrast / 60.0)
+    if det.ball_colour is not None:
+        score *= math.exp(-float(np.linalg.norm(fit.colour_bgr - det.ball_colour)) / 80.0)
+    return score
+
+
+def ball_fit_ok(fit: BallFit | None) -> bool:
+    """Whether a fit can be a ball at all (found, finite, a streak a ball can make, a
+    colour a ball can have)."""
+    return (
+        fit is not None
+        and bool(np.isfinite(fit.xy_mm).all())
+        and np.hypot(*fit.streak_px) <= _MAX_STREAK_PX
+        and plausible_colour(fit)
+    )
+
+
+def ball_strength(
+    det: Detector, img: U8, bgf: NDArray[np.float32], uv: FloatArray, excluded: NDArray[np.bool_]
+) -> tuple[float, FloatArray]:
+    """The largest mean difference from the table (summed over the channels) in a window
+    of a ball's core size about a blob's pixels (full resolution), the pieces' and hands'
+    pixels left out: a matched filter; and where it is largest (px)."""
+    h, w = img.shape[:2]
+    c = uv.mean(axis=0)
+    o, st = det.stride // 2, det.stride
+    i, j = (
+        int(np.clip(round((v - o) / st), 0, n - 1))
+        for v, n in zip(c[::-1], det._mm_px.shape, strict=True)
+    )
+    mm_px = float(det._mm_px[i, j]) or det._scale()
+    k = max(3, round(0.6 * det.sizes.ball_diameter / max(mm_px, 1e-3)))
+    x0, y0 = (max(0, math.floor(v) - k - st) for v in uv.min(axis=0))
+    x1 = min(w, math.ceil(uv[:, 0].max()) + k + st + 1)
+    y1 = min(h, math.ceil(uv[:, 1].max()) + k + st + 1)
+    if x1 - x0 < k or y1 - y0 < k:
+        return 0.0, c
+    diff = cv2.absdiff(img[y0:y1, x0:x1].astype(np.float32), bgf[y0:y1, x0:x1])
+    level = cv2.transform(diff, np.ones((1, 3), np.float32))
+    level[excluded[y0:y1, x0:x1]] = 0.0
+    blurred = cv2.blur(level, (k, k))
+    # where it peaks among the blob's own pixels (a stride about them)
+    a0, b0 = (max(0, math.floor(v) - st - o) for v in uv.min(axis=0) - (x0, y0))
+    a1, b1 = (math.ceil(v) + st + 1 for v in uv.max(axis=0) - (x0, y0))
+    _, _, _, at = cv2.minMaxLoc(blurred[b0:b1, a0:a1])
+    peak = np.array([at[0] + a0 + x0, at[1] + b0 + y0], np.float64)
+    return float(blurred.max()), peak
+
+
+def ball_on_spot(
+    det: Detector, img: U8, bgf: NDArray[np.float32], excluded: NDArray[np.bool_]
+) -> BallFit | None:
+    field = FieldModel(det.table)
+    spots = [(0.0, 0.0), field.penalty_mark("left"), field.penalty_mark("right")]
+    # against a learned table a ball on a spot differs from it as any ball does; a still's
+    # estimate of the painted spot is rougher: the bare mark's leftover, smaller than a
+    # ball, explains a ball-sized fit's pixels in part (0.1-0.4 of them), a ball on it most
+    return ball_on_spots(
+        img,
+        bgf,
+        det.camera,
+        spots,
+        det.sizes.ball_diameter,
+        det.sizes.ball_height,
+        excluded,
+        det.bg.felt_colour,
+        min_explained=0.15 if det.learned else _SPOT_STILL,
+    )

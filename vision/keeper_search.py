@@ -1,0 +1,154 @@
+"""Goalkeepers for :class:`vision.detect.Detector` (functions of the detector, ``det``, that
+are its methods): where a goalkeeper may stand, a box fitted from a blob's centre and axis
+(:func:`vision.solids.fit_keeper`), and a 'button' on a goal line asked whether it is the
+goalkeeper seen end on.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.background import (
+    goal_frames,
+)
+from vision.solids import (
+    Solid,
+    fit_keeper,
+)
+
+if TYPE_CHECKING:
+    from vision.detect import Detector
+
+FloatArray = NDArray[np.float64]
+U8 = NDArray[np.uint8]
+_KEEPER_OR_BELOW = 0.7  # a 'button' in a penalty area explaining less may be a goalkeeper
+
+
+def keeper_or(det: Detector, img: U8, bgf: NDArray[np.float32], x: Solid) -> Solid:
+    """A 'button' on a goal line, between the goal area's ends, may be the goalkeeper seen
+    end on: whichever model explains the pixels better wins."""
+    t = det.table
+    if abs(abs(x.p[0]) - t.half_length) > 60.0 or abs(x.p[1]) > t.goal_area.width / 2.0:
+        return x
+    none = np.zeros(img.shape[:2], bool)
+    # in a video from the button's centre only: the search around it (17 more fits) ran
+    # for every button moving on a goal line; a still searches (an end-on goalkeeper's
+    # first fit as a button may sit off its centre)
+    g = det._keeper(img, bgf, x.p[:2], math.pi / 2, none, around=not det.learned)
+    if g is None or np.hypot(*(g.p[:2] - x.p[:2])) > det.sizes.goalkeeper_length / 2:
+        return x  # (a start on the goal's centre finds the real goalkeeper, elsewhere)
+    return g if g.inliers > x.inliers else x
+
+
+def goal_mouths(
+    det: Detector,
+    img: U8,
+    bgf: NDArray[np.float32],
+    rest: NDArray[np.bool_],
+    found: list[Solid],
+    hands: NDArray[np.bool_],
+) -> list[Solid]:
+    """Each team has its goalkeeper in its penalty area: on a still where one side has
+    none, it is looked for there again, in the goal's mouth first.
+
+    - On its line, pale over a pale net, a box can fall apart into blobs each too small to
+      search (three of a third of its area each): what the pieces left in front of the
+      goal's mouth is searched together, from the goal line.
+    - Off its line, turned (000, "O goleiro na grande área"), a box seen from a tilted
+      camera is wide enough to seed a button: the 'buttons' in the penalty area that
+      explain their pixels poorly are fitted as boxes too, the best box better than its
+      button kept (:func:`distinct` then drops the button). Only where a goalkeeper is
+      missing: a black button's white stripe fits as a box better than the button does."""
+    t, sz = det.table, det.sizes
+    xy, area = det._xy_sub[rest], det._px_mm2[rest]
+    out: list[Solid] = []
+    excluded: NDArray[np.bool_] | None = None
+    for sx in (-1.0, 1.0):
+        if any(x.kind == "goalkeeper" and x.p[0] * sx > 0 for x in found):
+            continue
+        g = None
+        ax = xy[:, 0] * sx
+        near = (ax >= t.half_length - t.goal_area.depth) & (
+            ax <= t.half_length + sz.goalkeeper_height
+        )
+        near &= np.abs(xy[:, 1]) <= (t.goal_width + sz.goalkeeper_length) / 2.0
+        if area[near].sum() >= 0.35 * sz.goalkeeper_length * sz.goalkeeper_width:
+            y = float(np.clip(np.mean(xy[near, 1]), -t.goal_width / 2.0, t.goal_width / 2.0))
+            c = np.array([sx * (t.half_length - sz.goalkeeper_width / 2.0), y])
+            if excluded is None:
+                excluded = det._excluded([x for x in found if x.kind != "goalkeeper"], hands)
+            g = det._keeper(img, bgf, c, math.pi / 2, excluded)
+        poor = [
+            x
+            for x in found
+            if g is None
+            and x.kind == "button"
+            and x.p[0] * sx > 0
+            and x.inliers < _KEEPER_OR_BELOW
+            and det._keeper_place(x.p[:2])
+        ]
+        for x in poor:
+            others = [y for y in found if y.kind != "goalkeeper" and y is not x]
+            k = det._keeper(img, bgf, x.p[:2], math.pi / 2, det._excluded(others, hands))
+            if k is not None and k.inliers > x.inliers and (g is None or k.inliers > g.inliers):
+                g = k
+        if g is not None:
+            out.append(g)
+    return out
+
+
+def keeper_place(det: Detector, xy: FloatArray) -> bool:
+    """Whether a goalkeeper may stand at ``xy``: in a penalty area (30 mm margin), where
+    the game keeps it (a box elsewhere is a button half under a hand, a finger)."""
+    t = det.table
+    depth = t.penalty_area.depth + 30.0
+    return (
+        abs(float(xy[0])) >= t.half_length - depth
+        and abs(float(xy[1])) <= t.penalty_area.width / 2.0 + 30.0
+    )
+
+
+def keeper_at(
+    det: Detector,
+    img: U8,
+    bgf: NDArray[np.float32],
+    c: FloatArray,
+    ang: float,
+    excluded: NDArray[np.bool_],
+    around: bool = True,
+) -> Solid | None:
+    sz = det.sizes
+    if not det.learned:  # a still's model of the table lacks the goals' frames
+        excluded = excluded | det._goal_frames()
+    return fit_keeper(
+        det.camera,
+        img,
+        bgf,
+        (c, ang),
+        (sz.goalkeeper_length, sz.goalkeeper_width),
+        sz.goalkeeper_height,
+        excluded,
+        det.table.half_length,
+        det._good,
+        det._floor,
+        around,
+        # on the frames' median a goalkeeper missed is left in the learned table (a grey box
+        # on a grey felt looks like its shadow: top level 23); in its goal, where only what
+        # the fits found is painted over, its rim stayed a ghost that a 'ball' was fitted
+        # to, 9-22 mm inside the goal, for good (a ball explains its pixels: never healed).
+        # A box on the felt's shading painted over costs nothing: it is felt.
+        min_level=0.0 if det._learning else None,
+    )
+
+
+def goal_frames_mask(det: Detector) -> NDArray[np.bool_]:
+    """The goals' posts and crossbars (:func:`vision.background.goal_frames`), which a
+    still's model of the table lacks (it keeps the net's colour only): beside a goalkeeper
+    on its line, a white bar it does not explain made a true fit explain 0% of its pixels."""
+    if det._frames_mask is None:
+        det._frames_mask = goal_frames(det.camera, det.table) > 0
+    return det._frames_mask
