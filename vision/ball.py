@@ -85,6 +85,20 @@ def ball_outline(
     return hull
 
 
+def _edges(outline: FloatArray, uu: F32, vv: F32) -> tuple[F32, F32, F32, F32]:
+    """A convex polygon's outward unit normals (E, 2) and offsets (E,), the pixels' projections
+    on the normals (P, E), and the offsets of the lines through the polygon's mean (E,)."""
+    a = outline.astype(np.float32)
+    b = np.roll(a, -1, axis=0)
+    e = b - a
+    area2 = float(np.sum(a[:, 0] * b[:, 1] - b[:, 0] * a[:, 1]))
+    n = np.column_stack([e[:, 1], -e[:, 0]]) * np.float32(1.0 if area2 > 0 else -1.0)
+    n /= np.maximum(np.linalg.norm(n, axis=1, keepdims=True), 1e-9)
+    off = np.sum(n * a, axis=1)
+    proj = uu.reshape(-1, 1) * n[:, 0] + vv.reshape(-1, 1) * n[:, 1]
+    return n, off, proj, n @ a.mean(axis=0)
+
+
 def _coverage(outline: FloatArray, uu: F32, vv: F32, core: float | None = None) -> F32:
     """Soft coverage (h, w) of a convex polygon: a one-pixel ramp across its edges; with
     ``core``, (h, w, 2): the polygon's and that of the polygon shrunk to ``core`` of its size
@@ -94,18 +108,10 @@ def _coverage(outline: FloatArray, uu: F32, vv: F32, core: float | None = None) 
     (exact inside and along the edges), smooth in the polygon's position, so finite
     differences of the fit see a smooth model.
     """
-    a = outline.astype(np.float32)
-    b = np.roll(a, -1, axis=0)
-    e = b - a
-    area2 = float(np.sum(a[:, 0] * b[:, 1] - b[:, 0] * a[:, 1]))
-    n = np.column_stack([e[:, 1], -e[:, 0]]) * np.float32(1.0 if area2 > 0 else -1.0)
-    n /= np.maximum(np.linalg.norm(n, axis=1, keepdims=True), 1e-9)
-    off = np.sum(n * a, axis=1)
-    proj = uu.reshape(-1, 1) * n[:, 0] + vv.reshape(-1, 1) * n[:, 1]
+    _, off, proj, mid_n = _edges(outline, uu, vv)
     whole = np.clip(0.5 - (proj - off).max(axis=1), 0.0, 1.0)
     if core is None:
         return whole.reshape(uu.shape).astype(np.float32)
-    mid_n = n @ a.mean(axis=0)
     inner = np.clip(0.5 - (proj - (mid_n + np.float32(core) * (off - mid_n))).max(axis=1), 0, 1)
     return np.stack([whole, inner], axis=1).reshape(*uu.shape, 2).astype(np.float32)
 
@@ -120,15 +126,7 @@ def _coverage_d(outline: FloatArray, uu: F32, vv: F32, core: float) -> F32:
     normal on the ramp and zero elsewhere - exact for this model, where finite differences
     needed a model evaluation per parameter.
     """
-    a = outline.astype(np.float32)
-    b = np.roll(a, -1, axis=0)
-    e = b - a
-    area2 = float(np.sum(a[:, 0] * b[:, 1] - b[:, 0] * a[:, 1]))
-    n = np.column_stack([e[:, 1], -e[:, 0]]) * np.float32(1.0 if area2 > 0 else -1.0)
-    n /= np.maximum(np.linalg.norm(n, axis=1, keepdims=True), 1e-9)
-    off = np.sum(n * a, axis=1)
-    proj = uu.reshape(-1, 1) * n[:, 0] + vv.reshape(-1, 1) * n[:, 1]
-    mid_n = n @ a.mean(axis=0)
+    n, off, proj, mid_n = _edges(outline, uu, vv)
     out = np.empty((proj.shape[0], 6), np.float32)
     for j, o in enumerate((off, mid_n + np.float32(core) * (off - mid_n))):
         dist = proj - o
