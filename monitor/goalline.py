@@ -308,6 +308,9 @@ def _moving_candidates(
     s_frame = float(sig[k])
     how = "in motion, the frame nearest the line"
     n = len(t)
+    # a ball turns at the latest against the net's back (its near edge a goal's depth less its
+    # diameter past the line; a millimetre for the noise); a touchline has no such bound here
+    reach = field_model.spec.goal_depth - 2.0 * r_mm + 1.0 if line.startswith("goal") else np.inf
     for lo in (k - 1, k):  # the turn after frame lo, before frame lo + 1
         inc = np.arange(max(lo - 1, 0), lo + 1)
         out = np.arange(lo + 1, min(lo + 3, n))
@@ -324,6 +327,8 @@ def _moving_candidates(
         mq = a1 + b1 * (tq - t[inc[0]])
         if mq <= best_m:
             continue
+        if mq > reach:
+            continue  # beyond the net's back: paths through a sighting of something else
         # the position there: each coordinate's incoming line (the approach decides)
         pq = np.array([_line(t[inc], xy[inc, c]) for c in range(2)])
         best_xy = pq[:, 0] + pq[:, 1] * (tq - t[inc[0]])

@@ -204,3 +204,21 @@ def test_two_sightings_far_apart_are_no_rest() -> None:
     track = BallTrack(np.arange(3), np.arange(3) / FPS, xy, np.array([0.2, np.nan, 0.2]))
     with pytest.raises(CallError, match="neither rest nor make a path"):
         call_line(track, R, FIELD)
+
+
+def test_a_sighting_elsewhere_is_no_turn_across_the_line() -> None:
+    """A ball at rest 2 mm short; on the frame before its best one and on the second after, the
+    source saw the penalty mark instead (a bare painted spot taken for the ball). Joined, the
+    sightings look like a ball leaping 220 mm a frame to the line and back: paths that meet
+    109 mm past it (GOAL +109.4 before; the goal-line protocol's fresh seed 320 made such a
+    false goal, +110.7). No ball turns beyond the net's back (the table's goal depth): no goal."""
+    n = 10
+    t = np.arange(n) / FPS
+    x = np.full(n, HL + R - 2.2)
+    x[4], x[5] = HL + R - 2.0, HL + R - 2.1  # frame 4 the nearest the line
+    xy = np.column_stack([x, np.full(n, 10.0)])
+    xy[[3, 6]] = FIELD.penalty_mark("right")
+    track = BallTrack(np.arange(n), t, xy, np.full(n, 0.1))
+    call = call_line(track, R, FIELD, line="goal_right", at_t=float(t[4]))
+    assert call.decision == "NO_GOAL", call
+    assert -2.5 < call.margin_mm < 0.0
