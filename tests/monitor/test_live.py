@@ -13,7 +13,7 @@ import pytest
 
 from monitor.capture import Capture
 from monitor.cli import main
-from monitor.live import live
+from monitor.live import LiveSummary, live
 from monitor.source import VideoFileSource
 
 
@@ -130,6 +130,20 @@ def test_live_on_a_clip_played_as_a_camera(clip: Path, tmp_path: Path) -> None:
         assert json.loads(line)["format"] == "event/1"
 
 
+def _live_slowly(clip: Path, out: Path) -> LiveSummary:
+    """The clip judged live with its camera, played at a fifth of its speed: a slow machine
+    still judges the few frames a test stops after before the clip ends."""
+    return live(
+        f"sim:{clip / 'video.mp4'}",
+        out,
+        "brasileira",
+        str(clip / "camera.json"),
+        warmup_s=0.5,
+        say=lambda m: None,
+        speed=0.2,
+    )
+
+
 def test_live_stops_cleanly_on_ctrl_c(clip: Path, tmp_path: Path, monkeypatch) -> None:
     from monitor import live as live_mod
 
@@ -143,15 +157,7 @@ def test_live_stops_cleanly_on_ctrl_c(clip: Path, tmp_path: Path, monkeypatch) -
         return real_step(self, k, image, t)
 
     monkeypatch.setattr(live_mod.Referee, "step", step)
-    s = live(
-        f"sim:{clip / 'video.mp4'}",
-        tmp_path,
-        "brasileira",
-        str(clip / "camera.json"),
-        warmup_s=0.5,
-        say=lambda m: None,
-        speed=0.2,  # played slower: a slow machine still judges five frames before its end
-    )
+    s = _live_slowly(clip, tmp_path)
     assert s.stopped_by == "Ctrl-C" and s.judged == 4
     # The files are closed and complete: the recording plays, the summary is written.
     n = sum(1 for _ in VideoFileSource(tmp_path / "raw.mp4").frames())
@@ -197,15 +203,7 @@ def test_the_overlay_window_when_a_display_exists(clip: Path, tmp_path: Path, mo
     monkeypatch.setattr(cv2, "imshow", lambda name, img: shown.append(img.shape))
     monkeypatch.setattr(cv2, "waitKey", lambda ms: next(presses, 255))
     monkeypatch.setattr(cv2, "destroyWindow", closed.append)
-    s = live(
-        f"sim:{clip / 'video.mp4'}",
-        tmp_path,
-        "brasileira",
-        str(clip / "camera.json"),
-        warmup_s=0.5,
-        say=lambda m: None,
-        speed=0.2,  # played slower: a slow machine still judges two frames before its end
-    )
+    s = _live_slowly(clip, tmp_path)
     assert (s.stopped_by, s.judged, len(shown)) == ("q", 2, 2)
     assert all(shape == (540, 960, 3) for shape in shown)
     ann = json.loads((tmp_path / "annotations.json").read_text("utf-8"))
