@@ -289,6 +289,13 @@ class Background:
         self._near_lines = np.zeros((0, 0), bool)
         self._heal_since = np.full((0, 0), np.nan, np.float64)
         self._heal_ref = np.zeros((0, 0, 3), np.int16)
+        # the learned table's pixels painted with the still's estimate (row and column indices)
+        # and how many times each was refreshed from a frame since (:meth:`refresh`)
+        self._provisional: tuple[NDArray[np.intp], NDArray[np.intp]] = (
+            np.zeros(0, np.intp),
+            np.zeros(0, np.intp),
+        )
+        self._refreshed = np.zeros(0, np.uint8)
         # Gain samples: felt pixels away from the lines, fixed so the estimate does not jitter.
         rng = np.random.default_rng(0)
         ok = np.flatnonzero((self.region > 0).ravel() & (self.markings.ravel() < 0.01))
@@ -310,6 +317,33 @@ class Background:
     def from_still(self, image_bgr: U8) -> None:
         """Use :meth:`still` of one image as the model."""
         self.set(self.still(image_bgr))
+        self._provisional = (np.zeros(0, np.intp), np.zeros(0, np.intp))
+        self._refreshed = np.zeros(0, np.uint8)
+
+    def refresh(self, image_bgr: U8, busy: NDArray[np.bool_], times: int = 4) -> None:
+        """Blend the free pixels the still's estimate painted (:meth:`paint_pieces`) into the
+        model at half weight, until each has been seen ``times`` times.
+
+        Where a piece rested while the table was learned the model is the still's estimate,
+        which is a few grey levels off the felt and a pixel off a painted mark: a leftover
+        that a fit explains in part (a bare penalty mark taken for the ball). The slow
+        :meth:`update` takes hundreds of frames to remove it; what is seen there once the
+        piece has gone is the table. ``busy`` is the coarse mask (every ``stride``-th pixel)
+        of the pieces, the ball, the hands and the foreground, grown: never blended.
+        """
+        ys, xs = self._provisional
+        if not len(ys):
+            return
+        s = self.stride
+        bi = np.minimum(ys // s, busy.shape[0] - 1)
+        bj = np.minimum(xs // s, busy.shape[1] - 1)
+        free = ~busy[bi, bj]
+        if free.any():
+            self.blend(image_bgr, (ys[free], xs[free]), 0.5)
+            self._refreshed[free] += 1
+        left = self._refreshed < times
+        self._provisional = (ys[left], xs[left])
+        self._refreshed = self._refreshed[left]
 
     def still(self, image_bgr: U8) -> F32:
         """The empty table estimated from one image (:func:`estimate_background`).
@@ -420,6 +454,9 @@ class Background:
         in_goal = goal & (piece | own)
         paint = (paint & ~goal) | in_goal | (self.unsteady > 0)
         out = np.where(paint[:, :, None], still, median).astype(np.float32)
+        py, px = np.nonzero(paint & region & ~goal)
+        self._provisional = (py, px)
+        self._refreshed = np.zeros(len(self._provisional[0]), np.uint8)
         # the still keeps a goal's own colours only where they are seen: the posts and crossbar
         # behind a piece painted over in a goal were left out, and the bar a goalkeeper hid came
         # out as a white thing once it left (a 'ball' 22 mm inside the goal, whose fit explains
@@ -576,6 +613,23 @@ class Background:
             i0, i1 = -(-(r0 - o) // s), -(-(r1 - o) // s)
             rows = self.image[o + s * i0 : o + s * i1 : s, o::s] * self.gain
             self._sub[i0:i1] = np.clip(rows + 0.5, 0, 255).astype(np.uint8)
+
+    def blend(
+        self, image_bgr: U8, yx: tuple[NDArray[np.intp], NDArray[np.intp]], rate: float
+    ) -> None:
+        """Blend the pixels ``yx`` (row and column indices) of ``image_bgr`` into the model at
+        ``rate``, the derived images (:meth:`scaled`, :attr:`sub`) with them."""
+        assert self.image is not None
+        seen = image_bgr[yx].astype(np.float32) / self.gain
+        self.image[yx] += np.float32(rate) * (seen - self.image[yx])
+        if self._scaled is not None:
+            self._scaled[yx] = self.image[yx] * self.gain
+        if self._sub is not None:
+            s, o = self.stride, self.stride // 2
+            on = ((yx[0] - o) % s == 0) & ((yx[1] - o) % s == 0)
+            ys, xs = yx[0][on], yx[1][on]
+            rows = self.image[ys, xs] * self.gain
+            self._sub[(ys - o) // s, (xs - o) // s] = np.clip(rows + 0.5, 0, 255).astype(np.uint8)
 
     def heal(
         self,

@@ -268,3 +268,72 @@ def ball_on_spot(
         det.bg.felt_colour,
         min_explained=0.15 if det.learned else _SPOT_STILL,
     )
+
+
+def spot_pixels(
+    det: Detector,
+) -> list[tuple[FloatArray, tuple[NDArray[np.intp], NDArray[np.intp]]]]:
+    """Each painted spot's place (mm) and its pixels (row and column indices, full
+    resolution): those within the mark's radius and 4 mm (the leftover's halo, a pixel of
+    calibration error) on the table."""
+    if det._spots is None:
+        field = FieldModel(det.table)
+        radius = max(det.table.mark_diameter, det.table.center_mark_diameter) / 2.0 + 4.0
+        w, h = det.camera.image_size
+        det._spots = []
+        for spot in ((0.0, 0.0), field.penalty_mark("left"), field.penalty_mark("right")):
+            xy = np.array(spot, float)
+            ring = xy + radius * np.array(
+                [[math.cos(a), math.sin(a)] for a in np.linspace(0, 2 * math.pi, 16)]
+            )
+            uv = det.camera.table_to_image(np.column_stack([ring, np.zeros(len(ring))]))
+            if not np.isfinite(uv).all():
+                continue
+            (u0, v0), (u1, v1) = np.floor(uv.min(axis=0)), np.ceil(uv.max(axis=0))
+            u0, v0, u1, v1 = (
+                max(int(u0), 0),
+                max(int(v0), 0),
+                min(int(u1), w - 1),
+                min(int(v1), h - 1),
+            )
+            if u1 < u0 or v1 < v0:
+                continue
+            vv, uu = np.mgrid[v0 : v1 + 1, u0 : u1 + 1]
+            on_table = det.camera.image_to_table(np.column_stack([uu.ravel(), vv.ravel()]), 0.0)
+            inside = np.hypot(*(on_table - xy).T) <= radius
+            det._spots.append((xy, (vv.ravel()[inside], uu.ravel()[inside])))
+    return det._spots
+
+
+def refresh_spots(
+    det: Detector, img: U8, ball: BallFit, solids: list[Solid], hands: NDArray[np.bool_]
+) -> None:
+    """Blend the painted spots into the learned table while the ball is surely elsewhere.
+
+    Where a piece rested while the table was learned, the table is the still's estimate,
+    and a painted spot's estimate is a few grey levels and a pixel off: a mark-shaped
+    leftover that a ball's fit on the spot explains in good part (0.3-0.8 of it), so the
+    bare mark was taken for the ball whenever the ball was lost (the goal-line call then
+    measured the penalty mark). A ball found well (explaining :data:`_BALL_SURE` of its
+    pixels, wholly seen) far from a spot says the spot is bare: half of the difference is
+    taken in a frame. A spot a piece's outline or a hand comes near is left for later.
+    """
+    if ball.explained < _BALL_SURE or ball.visible < 0.8:
+        return
+    far = 3.0 * det.sizes.ball_diameter
+    s, o = det.stride, det.stride // 2
+    for xy, (ys, xs) in spot_pixels(det):
+        if not len(ys) or float(np.hypot(*(ball.xy_mm - xy))) <= far:
+            continue
+        lo = np.array([xs.min(), ys.min()]) - 3.0
+        hi = np.array([xs.max(), ys.max()]) + 3.0
+        if any(
+            len(x.hull) and (x.hull.min(axis=0) <= hi).all() and (x.hull.max(axis=0) >= lo).all()
+            for x in solids
+        ):
+            continue
+        i0, j0 = (max(0, int(v - o) // s - 1) for v in lo[::-1])
+        i1, j1 = (int(v - o) // s + 2 for v in hi[::-1])
+        if hands[i0:i1, j0:j1].any():
+            continue
+        det.bg.blend(img, (ys, xs), 0.5)

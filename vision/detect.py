@@ -68,6 +68,7 @@ from vision.ball_search import (
     ball_strength,
     find_ball,
     refit,
+    refresh_spots,
 )
 from vision.detections import Detections
 from vision.keeper_search import goal_frames_mask, goal_mouths, keeper_at, keeper_or, keeper_place
@@ -183,6 +184,9 @@ class Detector:
         self._floor = 0.0  # the felt's typical distance to the table's model in this image
         self._frames_mask: NDArray[np.bool_] | None = None  # the goals' posts and crossbars
         self.ball_colour: FloatArray | None = None
+        self._spots: list[tuple[FloatArray, tuple[NDArray[np.intp], NDArray[np.intp]]]] | None = (
+            None
+        )
         w, h = camera.image_size
         o = self.stride // 2
         uu, vv = np.meshgrid(np.arange(o, w, self.stride), np.arange(o, h, self.stride))
@@ -269,6 +273,13 @@ class Detector:
             healed = self.bg.heal(img, self._sub, self._fg, expl, self._clock, ball_px)
             if healed is not None:
                 self._forget(healed)
+            # what the still painted where pieces rested while learning, seen free: the table
+            busy = cv2.dilate(self._fg.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+            self.bg.refresh(img, expl | busy)
+            ball = found["ball"]
+            if isinstance(ball, BallFit):
+                assert self._last_found is not None
+                refresh_spots(self, img, ball, *self._last_found)
             self._frames += 1
             if self._frames % 4 == 0:  # the light drifts slowly: a band every fourth frame
                 # only what looks like the table already: a piece the fits missed (blurred,

@@ -159,3 +159,34 @@ def test_learning_by_bands_is_the_whole_frames_median() -> None:
     assert np.array_equal(med, want)
     assert np.array_equal(bg.unsteady, (away >= 2.0).astype(np.uint8))
     assert bg.unsteady.any()
+
+
+def test_refresh_blends_only_the_free_painted_pixels_and_keeps_the_derived_images() -> None:
+    """:meth:`Background.refresh` blends the still-painted pixels the coarse ``busy`` mask leaves
+    free at half weight, never the others, until each was seen ``times`` times; the kept coarse
+    and scaled images are the ones rebuilt from scratch."""
+    bg, img = _background((960, 540), 3)
+    bg.gain = np.array([1.05, 0.97, 1.02], np.float32)
+    _ = bg.sub, bg.scaled()
+    rng = np.random.default_rng(4)
+    painted = (rng.random((540, 960)) < 0.2) & (bg.region > 0)
+    bg._provisional = np.nonzero(painted)
+    bg._refreshed = np.zeros(int(painted.sum()), np.uint8)
+    seen_times = np.zeros((540, 960), int)
+    s = bg.stride
+    for _k in range(6):
+        before = bg.image.copy()  # type: ignore[union-attr]
+        busy = rng.random(bg.sub.shape[:2]) < 0.4
+        full = np.repeat(np.repeat(busy, s, axis=0), s, axis=1)[:540, :960]
+        free = painted & ~full & (seen_times < 2)
+        bg.refresh(img, busy, times=2)
+        seen = img.astype(np.float32) / bg.gain
+        want = before.copy()
+        want[free] += np.float32(0.5) * (seen[free] - before[free])
+        assert np.array_equal(bg.image, want)
+        seen_times[free] += 1
+    assert len(bg._provisional[0]) == int((painted & (seen_times < 2)).sum())
+    kept_sub, kept_scaled = bg.sub.copy(), bg.scaled().copy()
+    bg._sub = bg._scaled = None
+    assert np.array_equal(kept_sub, bg.sub)
+    assert np.array_equal(kept_scaled, bg.scaled())
