@@ -47,6 +47,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from calibration.camera import Camera
+from geometry.pieces import rectangle_corners
 from geometry.tablespec import TableSpec
 from rules.rulesets import get_ruleset
 from vision.background import (
@@ -530,8 +531,13 @@ class Detector:
         if x.kind == "button":
             explained = x.inliers >= _MIN_INLIERS or (x.inliers >= 0.25 and x.robust >= 0.8)
             return explained and BUTTON_DIAMETER_MM[0] <= x.p[2] <= BUTTON_DIAMETER_MM[1]
-        # a goalkeeper stands on the field: not wholly inside a goal's net
-        inside = abs(x.p[0]) <= self.table.half_length + 2.0
+        # a goalkeeper stands on the field: not wholly inside a goal's net (on a still its
+        # centre; against a learned table a corner: a box steps back into its goal)
+        reach = abs(x.p[0])
+        if self.learned:
+            c4 = rectangle_corners(x.p[None, :2], np.array([x.size]), x.p[None, 2])[0]
+            reach = float(np.abs(c4[:, 0]).min())
+        inside = reach <= self.table.half_length + 2.0
         # a print on the box (a stripe, a number) or a post behind it costs the plain share;
         # the share with those outliers weighed down still tells a box from a blob
         explained = x.inliers >= _MIN_INLIERS_KEEPER or (x.inliers >= 0.25 and x.robust >= 0.8)
