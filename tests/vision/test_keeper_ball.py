@@ -135,3 +135,14 @@ def test_goalkeepers_stepping_into_their_goal_beside_the_ball_are_found(seed: in
     found = [c[0] < 2.0 for c in _calls(seed)]
     assert len(found) >= 6
     assert sum(found) >= 0.75 * len(found), _calls(seed)
+
+
+@pytest.mark.parametrize("seed", [300, 302])
+def test_a_ball_hidden_in_part_by_a_goalkeeper_is_never_sure_and_wrong(seed: int) -> None:
+    """Where the goalkeeper is fitted within a millimetre (its pixels, grown by its blurred
+    edge, left out of the ball's fit), the ball beside it is reported (found in its shadow)
+    and its sigma covers its error: 0.6-1.0 mm off at a sigma of 0.12-0.15 mm before."""
+    calls = [c for c in _calls(seed) if c[0] < 1.0 and not math.isnan(c[1])]
+    assert calls
+    for off, err, sigma, margin in calls:
+        assert abs(err) <= 2.0 * sigma, (margin, off, err, sigma)
