@@ -1,15 +1,16 @@
 """A ball on the goal line partly hidden by a goalkeeper beside it (issues 5 and 7).
 
 The goal-line protocol's "keeper" place (``python -m benchmarks.bench_goalline``): the ball on
-the goal line, a goalkeeper 0.5 mm from it on the field's side, long side facing it, nearer the
-camera, so that its box hides part of the ball and its shadow falls across the rest. The ball is
-fitted on the sliver left beyond the box's pixels (grown by its blurred edge); on rig 300 (an
-orange ball on a pale felt) such fits stopped 0.5-2.5 mm off, away from the box, with a sigma of
-0.15 mm: a ball 1 mm short was called GOAL +1.5 mm. The reported sigma must cover the error (a
-call then says TOO_CLOSE, never a confident wrong decision).
+a goal line, a goalkeeper 0.5 mm from it, long side facing it, placed around it where it hides
+about a third of the ball's silhouette; here only where the box is nearer the camera (the
+renderer draws it over the ball), so that it hides part of the ball and its shadow falls across
+the rest. Such a box mostly stands in its goal, its centre past the line, and must still be
+found. The ball is fitted on the sliver beyond the box's pixels (grown by its blurred edge); on
+rig 300 (an orange ball on a pale felt) such fits stopped 0.6-2.5 mm off, away from the box,
+with a sigma of 0.12-0.18 mm (a ball 1 mm short was called GOAL +1.5 mm). Its reported sigma
+must cover the error: a call then says TOO_CLOSE, never a confident wrong decision.
 
-The protocol's rigs (their true cameras), the table learned from a match's first 15 s; the
-ball's error along the line's normal (mm) against twice its reported sigma.
+The protocol's rigs (their true cameras), the table learned from a match's first 15 s.
 """
 
 from __future__ import annotations
