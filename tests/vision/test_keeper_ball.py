@@ -1,0 +1,149 @@
+"""A ball on the goal line partly hidden by a goalkeeper beside it (issues 5 and 7).
+
+The goal-line protocol's "keeper" place (``python -m benchmarks.bench_goalline``): the ball on
+a goal line, a goalkeeper 0.5 mm from it, long side facing it, placed around it where it hides
+about a third of the ball's silhouette; here only where the box is nearer the camera (the
+renderer draws it over the ball), so that it hides part of the ball and its shadow falls across
+the rest. Such a box mostly stands in its goal, its centre past the line, and must still be
+found. The ball is fitted on the sliver beyond the box's pixels (grown by its blurred edge); on
+rig 300 (an orange ball on a pale felt) such fits stopped 0.6-2.5 mm off, away from the box,
+with a sigma of 0.12-0.18 mm (a ball 1 mm short was called GOAL +1.5 mm). Its reported sigma
+must cover the error: a call then says TOO_CLOSE, never a confident wrong decision.
+
+The protocol's rigs (their true cameras), the table learned from a match's first 15 s.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import replace
+
+import numpy as np
+import pytest
+import shapely
+from numpy.typing import NDArray
+
+from benchmarks.bench_calibration import random_camera
+from benchmarks.bench_detect import _style
+from calibration.camera import Camera
+from geometry.pieces import Pieces
+from geometry.tablespec import load_table
+from simulator.match import Match
+from simulator.render import Renderer
+from simulator.state import FrameTruth
+from vision.ball import sphere_outline
+from vision.detect import Detector
+
+TABLE = load_table("brasileira")
+HL = TABLE.half_length
+R_MM = 5.0
+Keeper = tuple[float, float, float]
+
+
+def _scene(ball_xy: tuple[float, float], keeper: Keeper) -> Pieces:
+    """The ball, the defending goalkeeper beside it, the other one in its goal, four buttons."""
+    other = (HL - 8.5, 150.0) if ball_xy[0] < 0 else (-HL + 8.5, -150.0)
+    xy = [ball_xy, keeper[:2], other]
+    xy += [(-400.0, 200.0), (-250.0, -300.0), (300.0, 250.0), (150.0, -200.0)]
+    return Pieces(
+        np.array(["ball", "A1", "B1", "A2", "A3", "B2", "B3"]),
+        np.array(["", "A", "B", "A", "A", "B", "B"]),
+        np.array(["ball", "goalkeeper", "goalkeeper"] + ["button"] * 4),
+        np.array(xy, float),
+        np.array([[10, 10], [70, 15], [70, 15]] + [[50, 50]] * 4, float),
+        np.array([0.0, keeper[2], np.pi / 2] + [0.0] * 4),
+        np.array([10, 35, 35] + [8] * 4, float),
+    )
+
+
+def _rig(seed: int) -> tuple[Renderer, Detector]:
+    """The protocol's rig: its camera (the true one), style, and the table learned as it does."""
+    rng = np.random.default_rng(seed)
+    cam, _, _ = random_camera(rng, TABLE, (1920, 1080))
+    style, _, _ = _style(rng)
+    if np.mean(style.field_bgr) > 150:
+        style = replace(style, ball_bgr=(30, 140, 250))
+    r = Renderer(TABLE, cam, style, rng=seed)
+    det = Detector(cam, TABLE)
+    det.learn_background(
+        [r.render(f) for f in Match(TABLE, "brasileira", seed=seed, fps=1.0).frames(15.0)]
+    )
+    return r, det
+
+
+_CASES = ((-1.0, 20.0), (-0.7, -30.0), (0.7, 45.0), (1.0, 0.0))
+
+
+def _hiding(cam: Camera, ball_xy: NDArray[np.float64], share: float = 0.35) -> Keeper | None:
+    """A goalkeeper beside the ball (0.5 mm gap, long side facing it), nearer the camera than
+    the ball (drawn over it), placed around it where it covers closest to ``share`` of the
+    ball's silhouette (as the protocol places it); None where no such place hides any."""
+    ball_poly = shapely.Polygon(sphere_outline(cam, np.array([*ball_xy, R_MM]), R_MM))
+    best, best_err = None, math.inf
+    for a in np.radians(np.arange(0.0, 360.0, 10.0)):
+        d = np.array([math.cos(a), math.sin(a)])
+        c = ball_xy + d * (R_MM + 7.5 + 0.5)
+        if np.linalg.norm(cam.centre_mm - [*c, 17.5]) >= np.linalg.norm(
+            cam.centre_mm - [*ball_xy, R_MM]
+        ):
+            continue
+        u = np.array([-d[1], d[0]])
+        corners = [c + su * 35 * u + sv * 7.5 * d for su in (-1, 1) for sv in (-1, 1)]
+        pts = np.array([[*p, z] for p in corners for z in (0.0, 35.0)])
+        hull = shapely.MultiPoint(cam.table_to_image(pts)).convex_hull
+        cover = ball_poly.intersection(hull).area / max(ball_poly.area, 1e-9)
+        if cover > 0.05 and abs(cover - share) < best_err:
+            best, best_err = (float(c[0]), float(c[1]), float(a + math.pi / 2)), abs(cover - share)
+    return best
+
+
+@functools.cache
+def _calls(seed: int) -> list[tuple[float, float, float, float]]:
+    """For each case (the ball on either goal line, a goalkeeper hiding a third of it): the
+    goalkeeper's fitted distance to the truth (mm, inf when missed), the ball's error along
+    the line's normal (mm, + = into the goal; nan when no ball is reported there) and its
+    reported sigma (mm), and the ball's true margin."""
+    r, det = _rig(seed)
+    out = []
+    for s in (1.0, -1.0):
+        for margin, dy in _CASES:
+            x = s * (HL + R_MM + margin)
+            keeper = _hiding(r.camera, np.array([x, dy]))
+            if keeper is None:
+                continue
+            p = _scene((x, dy), keeper)
+            img = r.render(FrameTruth(0, 0.0, p, np.zeros((len(p), 2)), np.zeros(len(p), bool)))
+            found = det.detect(img)
+            gk = found.xy_mm[found.kind == "goalkeeper"]
+            off = float(np.hypot(*(gk - keeper[:2]).T).min()) if len(gk) else math.inf
+            ball = np.flatnonzero(found.kind == "ball")
+            ball = ball[np.hypot(*(found.xy_mm[ball] - (x, dy)).T) < 20.0]
+            if not len(ball):  # none here (no call; a painted mark elsewhere is not this ball)
+                out.append((off, math.nan, math.nan, margin))
+                continue
+            err = float(found.xy_mm[ball[0], 0] - x) * s
+            out.append((off, err, float(found.sigma_mm[ball[0]]), margin))
+    return out
+
+
+@pytest.mark.parametrize("seed", [302, 303])
+def test_goalkeepers_stepping_into_their_goal_beside_the_ball_are_found(seed: int) -> None:
+    """Placed where it hides a third of the ball, a goalkeeper mostly stands in its goal, its
+    centre past the line: its fit was taken for a box inside the net and dropped (then fitted
+    on the line, 14 mm off, or missed: 3 and 4 of 8 found). A box with a corner on the field is
+    a goalkeeper; found within 2 mm in three quarters of the cases (issue 5 asks for all)."""
+    found = [c[0] < 2.0 for c in _calls(seed)]
+    assert len(found) >= 6
+    assert sum(found) >= 0.75 * len(found), _calls(seed)
+
+
+@pytest.mark.parametrize("seed", [300, 302])
+def test_a_ball_hidden_in_part_by_a_goalkeeper_is_never_sure_and_wrong(seed: int) -> None:
+    """Where the goalkeeper is fitted within a millimetre (its pixels, grown by its blurred
+    edge, left out of the ball's fit), the ball beside it is reported (found in its shadow)
+    and its sigma covers its error: 0.6-1.0 mm off at a sigma of 0.12-0.15 mm before."""
+    calls = [c for c in _calls(seed) if c[0] < 1.0 and not math.isnan(c[1])]
+    assert calls
+    for off, err, sigma, margin in calls:
+        assert abs(err) <= 2.0 * sigma, (margin, off, err, sigma)
