@@ -45,7 +45,8 @@ def refit(
         return None
     solids, hands = det._last_found
     sz = det.sizes
-    img, bgf, excluded = det._last_image, det._bg_full(), det._excluded(solids, hands)
+    img, bgf = det._last_image, det._bg_full()
+    excluded = det._excluded(solids, hands) | det._goal_frames_tight()  # as find_ball's
     fit = fit_ball(
         img,
         bgf,
@@ -147,7 +148,10 @@ def find_ball(
         for b in det._blobs(rest)
         if _MIN_BALL * _BALL_MM2 <= b[1] <= 12 * _BALL_MM2 and not det._in_goal(b[0].mean(axis=0))
     ]
-    excluded = det._excluded(solids, hands)
+    # the goals' posts and crossbars stand over the table, nearer the camera than any ball:
+    # never its pixels (a bar a goalkeeper hid while the table was learned, painted as felt,
+    # was fitted as a ball 25-30 mm inside the goal once the goalkeeper moved)
+    excluded = det._excluded(solids, hands) | det._goal_frames_tight()
     if not cands:  # white on white: a ball on a painted spot may leave no blob at all
         return det._ball_on_spot(img, bgf, excluded)
 
@@ -256,7 +260,15 @@ def ball_score(
     table = bgf[int(c[1]), int(c[0])]
     if shadow_like(fit.colour_bgr, table):
         return 0.0  # a piece's shadow beyond the pixels its fit leaves out
-    contrast = float(np.linalg.norm(fit.colour_bgr - table))
+    # and from the felt's (where the model is wrong, a painted goal, the felt itself fits a
+    # 'ball' of the felt's colour: rig 330, 10 mm inside a goal; a ball of the felt's colour
+    # would not be seen on it anyway)
+    w, h = det.camera.image_size
+    u, v = (int(np.clip(x, 0, n - 1)) for x, n in zip(fit.uv_px, (w, h), strict=True))
+    felt = det.bg.felt_colour(u, v)
+    contrast = float(
+        min(np.linalg.norm(fit.colour_bgr - table), np.linalg.norm(fit.colour_bgr - felt))
+    )
     score = fit.explained * min(1.0, contrast / 60.0)
     if det.ball_colour is not None:
         # a ball partly hidden by a piece beside it (a goalkeeper) lies in its shadow: against

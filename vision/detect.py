@@ -72,7 +72,14 @@ from vision.ball_search import (
     refresh_spots,
 )
 from vision.detections import Detections
-from vision.keeper_search import goal_frames_mask, goal_mouths, keeper_at, keeper_or, keeper_place
+from vision.keeper_search import (
+    goal_frames_mask,
+    goal_frames_tight,
+    goal_mouths,
+    keeper_at,
+    keeper_or,
+    keeper_place,
+)
 from vision.solids import (
     Solid,
     distinct,
@@ -188,6 +195,7 @@ class Detector:
         self._sub = np.zeros((1, 1, 3), np.uint8)
         self._floor = 0.0  # the felt's typical distance to the table's model in this image
         self._frames_mask: NDArray[np.bool_] | None = None  # the goals' posts and crossbars
+        self._frames_tight: NDArray[np.bool_] | None = None  # the same, no margin
         self.ball_colour: FloatArray | None = None
         self._spots: list[tuple[FloatArray, tuple[NDArray[np.intp], NDArray[np.intp]]]] | None = (
             None
@@ -541,6 +549,7 @@ class Detector:
     _keeper_place = keeper_place
     _keeper = keeper_at
     _goal_frames = goal_frames_mask
+    _goal_frames_tight = goal_frames_tight
 
     def _good(self, x: Solid) -> bool:
         if x.kind == "button":

@@ -12,9 +12,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.background import (
-    goal_frames,
-)
+from vision.background import goal_frames, goal_frames_coverage
 from vision.solids import (
     Solid,
     fit_keeper,
@@ -152,3 +150,12 @@ def goal_frames_mask(det: Detector) -> NDArray[np.bool_]:
     if det._frames_mask is None:
         det._frames_mask = goal_frames(det.camera, det.table) > 0
     return det._frames_mask
+
+
+def goal_frames_tight(det: Detector) -> NDArray[np.bool_]:
+    """The pixels the goals' posts and crossbars cover at all (their anti-aliased outline, no
+    margin): what they hide of a ball under them (a ball in a goal is under its crossbar),
+    without the margin that would take a ball's sliver beside them."""
+    if det._frames_tight is None:
+        det._frames_tight = goal_frames_coverage(det.camera, det.table) > 0
+    return det._frames_tight
