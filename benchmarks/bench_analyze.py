@@ -14,7 +14,10 @@ Two parts:
 
 The engines' own figures on 10-minute matches of tracked truth are in ``bench_engine``.
 
-Usage: ``python -m benchmarks.bench_analyze [--seconds S] [--speed-seconds S] [--rules NAME]``.
+Usage: ``python -m benchmarks.bench_analyze [--seconds S] [--speed-seconds S] [--rules NAME]
+[--seed N] [--clip DIR]`` (``--speed-seconds 0``: no speed part; ``--clip``, one rule set: the
+match rendered into DIR, or the one already there analysed: a 10-minute match renders in about
+620 s of CPU, which need not be spent twice).
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -109,13 +113,28 @@ def speed(seconds: float = SPEED_SECONDS, seed: int = SEED) -> dict[str, dict[st
     return out
 
 
-def events_run(rules: str, seconds: float, seed: int) -> dict[str, Any]:
-    """Render, analyse from the video alone (self-calibrated), score against the truth."""
+def _states(rules: str, seconds: float, seed: int) -> dict[int, FrameTruth]:
+    """The simulator's states of a match's first ``seconds`` (no rendering): what the id map
+    needs (where each track was first seen) for a clip rendered before."""
+    table = load_table(get_ruleset(rules).table)
+    return {f.frame: f for f in Match(table, rules, seed=seed, fps=30.0).frames(seconds)}
+
+
+def events_run(
+    rules: str, seconds: float, seed: int, clip_dir: Path | None = None
+) -> dict[str, Any]:
+    """Render (into ``clip_dir`` if given, or use the clip already there), analyse from the
+    video alone (self-calibrated), score against the truth."""
     from monitor.analyze import analyze
 
     with tempfile.TemporaryDirectory() as tmp:
-        clip = Path(tmp)
-        states, _ = _render(rules, seconds, seed, clip)
+        clip = clip_dir if clip_dir is not None else Path(tmp)
+        if (clip / "video.mp4").is_file():
+            states = _states(rules, min(seconds, 60.0), seed)
+        else:
+            states, _ = _render(rules, seconds, seed, clip)
+        if clip_dir is not None:
+            shutil.rmtree(clip / "analysis", ignore_errors=True)
         done = {"n": 0}
         latency: list[int] = []
         t0, c0 = time.perf_counter(), time.process_time()
@@ -153,13 +172,52 @@ def _pct(m: int, n: int) -> str:
 
 
 def report(
-    seconds: float = SECONDS, speed_seconds: float = SPEED_SECONDS, rules: tuple[str, ...] = RULES
+    seconds: float = SECONDS,
+    speed_seconds: float = SPEED_SECONDS,
+    rules: tuple[str, ...] = RULES,
+    seed: int = SEED,
+    clip_dir: Path | None = None,
 ) -> list[str]:
+    lines = ["## `botao analyze` end to end (issue 6)", ""]
+    if speed_seconds > 0:
+        lines += _speed_lines(speed_seconds)
+    lines += [
+        f"**Events through the camera**: per rule set a {seconds:.0f} s random match (seed "
+        f"{seed}) rendered at 1920x1080 (tilted camera, hands), analysed from the video alone "
+        "(the camera calibrated from its first frames), matched to the simulator's truth "
+        "(same type and key, within 2 frames; piece ids mapped at the first frame). Cells: "
+        "matched / truth (recall) and matched / found (precision).",
+        "",
+        "| rule set | frames | "
+        + " | ".join(f"{k} recall, precision" for k in SCORED)
+        + " | events written > 2 frames late | CPU ms/frame |",
+        "| --- | ---: | " + " | ".join("---" for _ in SCORED) + " | ---: | ---: |",
+    ]
+    for r in rules:
+        ev = events_run(r, seconds, seed, clip_dir)
+        cells = []
+        for k in SCORED:
+            t, e, m = ev["scores"][k]
+            cells.append(f"{_pct(m, t)}, {_pct(m, e)}")
+        cpu_ms = 1000 * ev["cpu_s"] / max(ev["frames"], 1)
+        late = f"{ev['latency_over_2']} of {ev['events']} (max {ev['latency_max']})"
+        lines.append(
+            f"| {r} | {ev['frames']} | " + " | ".join(cells) + f" | {late} | {cpu_ms:.0f} |"
+        )
+    lines += [
+        "",
+        "Targets (issue 6): precision and recall >= 98% for goal, ball_out, foul, touch and "
+        "offside; events within 2 frames. The engines alone on tracked truth: `bench_engine`.",
+        f"Load average when this section ended: {os.getloadavg()[0]:.1f} on "
+        f"{os.cpu_count()} cores.",
+    ]
+    return lines
+
+
+def _speed_lines(speed_seconds: float) -> list[str]:
     sp = speed(speed_seconds)
     dec, an = sp["decode"], sp["analyze"]
     lines = [
-        "## `botao analyze` end to end (issue 6)",
-        "",
         f"**Speed**: a {speed_seconds:.0f} s random brasileira match (seed {SEED}) rendered at "
         "1920x1080 (tilted camera, noise, blur, hands, H.264); each pass in its own process. "
         "The analyze pass: background learning, detect + track, the rule engine, events.jsonl, "
@@ -180,34 +238,6 @@ def report(
         "",
         "Target: analyze >= 30 frames/s at 1920x1080 including the annotated video.",
         "",
-        f"**Events through the camera**: per rule set a {seconds:.0f} s random match (seed "
-        f"{SEED}) rendered at 1920x1080 (tilted camera, hands), analysed from the video alone "
-        "(the camera calibrated from its first frames), matched to the simulator's truth "
-        "(same type and key, within 2 frames; piece ids mapped at the first frame). Cells: "
-        "matched / truth (recall) and matched / found (precision).",
-        "",
-        "| rule set | frames | "
-        + " | ".join(f"{k} recall, precision" for k in SCORED)
-        + " | events written > 2 frames late | CPU ms/frame |",
-        "| --- | ---: | " + " | ".join("---" for _ in SCORED) + " | ---: | ---: |",
-    ]
-    for r in rules:
-        ev = events_run(r, seconds, SEED)
-        cells = []
-        for k in SCORED:
-            t, e, m = ev["scores"][k]
-            cells.append(f"{_pct(m, t)}, {_pct(m, e)}")
-        cpu_ms = 1000 * ev["cpu_s"] / max(ev["frames"], 1)
-        late = f"{ev['latency_over_2']} of {ev['events']} (max {ev['latency_max']})"
-        lines.append(
-            f"| {r} | {ev['frames']} | " + " | ".join(cells) + f" | {late} | {cpu_ms:.0f} |"
-        )
-    lines += [
-        "",
-        "Targets (issue 6): precision and recall >= 98% for goal, ball_out, foul, touch and "
-        "offside; events within 2 frames. The engines alone on tracked truth: `bench_engine`.",
-        f"Load average when this section ended: {os.getloadavg()[0]:.1f} on "
-        f"{os.cpu_count()} cores.",
     ]
     return lines
 
@@ -217,12 +247,18 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--seconds", type=float, default=SECONDS)
     ap.add_argument("--speed-seconds", type=float, default=SPEED_SECONDS)
     ap.add_argument("--rules", action="append")
+    ap.add_argument("--seed", type=int, default=SEED)
+    ap.add_argument("--clip", type=Path, help="one rule set: render into / analyse from DIR")
     ap.add_argument("--speed-run", nargs=2, metavar=("VIDEO", "MODE"))
     a = ap.parse_args(argv)
     if a.speed_run:
         print(json.dumps(speed_run(Path(a.speed_run[0]), a.speed_run[1])))
         return 0
-    print("\n".join(report(a.seconds, a.speed_seconds, tuple(a.rules or RULES))))
+    rules = tuple(a.rules or RULES)
+    if a.clip is not None and len(rules) != 1:
+        print("bench_analyze: --clip takes one --rules", file=sys.stderr)
+        return 2
+    print("\n".join(report(a.seconds, a.speed_seconds, rules, a.seed, a.clip)))
     return 0
 
 
