@@ -17,179 +17,33 @@ the pixels no piece or hand covers (:meth:`Background.update`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from functools import cached_property
-from typing import Any
 
 import cv2
 import numpy as np
-import shapely
 from numpy.typing import NDArray
-from shapely.geometry.base import BaseGeometry
 
 from calibration.camera import Camera
 from geometry.field import FieldModel
 from geometry.tablespec import TableSpec
+from vision.table_masks import (
+    coverage_map,
+    felt_region,
+    goal_frames,
+    goal_frames_coverage,
+    goal_mask,
+)
 
-__all__ = [
-    "Background",
-    "FrameMemory",
-    "coverage_map",
-    "estimate_background",
-    "felt_region",
-    "foreground",
-    "goal_frames",
-    "goal_frames_coverage",
-    "goal_mask",
-    "hand_mask",
-    "hand_polygons",
-    "nonzero_yx",
-    "project_geometry",
-]
+__all__ = ["Background", "estimate_background"]
 
 FloatArray = NDArray[np.float64]
 F32 = NDArray[np.float32]
 U8 = NDArray[np.uint8]
-_SS = 4  # supersampling of rasterised polygons (coverage to 1/16 pixel)
-_SHIFT = 4  # fixed-point bits of cv2.fillPoly
 _N_GAIN = 4000  # felt pixels sampled for the gain
-# A cast shadow keeps at least this share of the felt's light (a room's light is never one
-# point): darker "shadows" are dark pieces (a black button on a dark felt). The solids' fits
-# excuse shadows down to 0.55 (vision.solids.unshadowed_distance).
-_SHADOW_K = 0.5
 _UNSTEADY_LEVEL = 45.0  # summed channel change of a pixel between frames that is no noise
 _HEAL_S = 1.0  # an unexplained, unchanging, table-like foreground this old joins the table
 _TABLE_LIKE = 45.0  # summed channel distance to the table's model (felt, line or goal colour)
-
-
-def project_geometry(camera: Camera, geom: BaseGeometry, z_mm: float = 0.0) -> list[FloatArray]:
-    """Image rings (list of (n, 2) px) of a shapely (multi)polygon on the plane ``z = z_mm``.
-
-    Edges are cut to 5 mm first so that lens distortion bends them as it bends the real lines.
-    """
-    geom = shapely.segmentize(geom, 5.0)
-    rings: list[FloatArray] = []
-    for poly in getattr(geom, "geoms", [geom]):
-        if poly.is_empty or not hasattr(poly, "exterior"):
-            continue
-        for ring in [poly.exterior, *poly.interiors]:
-            xy = np.asarray(ring.coords)[:, :2]
-            uv = camera.table_to_image(np.column_stack([xy, np.full(len(xy), z_mm)]))
-            if np.isfinite(uv).all():
-                rings.append(uv)
-    return rings
-
-
-def coverage_map(camera: Camera, geom: BaseGeometry, z_mm: float = 0.0) -> F32:
-    """Area coverage (h, w) in 0..1 of a table-plane geometry, supersampled ``4 x 4``."""
-    w, h = camera.image_size
-    canvas = np.zeros((h * _SS, w * _SS), np.uint8)
-    rings = project_geometry(camera, geom, z_mm)
-    if rings:
-        # Pixel centres sit at integers: the supersampled centre of pixel (0, 0) is (1.5, 1.5).
-        pts = [np.round(((uv + 0.5) * _SS - 0.5) * (1 << _SHIFT)).astype(np.int32) for uv in rings]
-        cv2.fillPoly(canvas, pts, 255, cv2.LINE_8, _SHIFT)  # even-odd: holes stay empty
-    small = cv2.resize(canvas, (w, h), interpolation=cv2.INTER_AREA)
-    return np.asarray(small, np.float32) * np.float32(1.0 / 255.0)
-
-
-def felt_region(camera: Camera, table: TableSpec) -> U8:
-    """Mask (h, w) uint8 of the playing surface inside the rails, where pieces can stand."""
-    x0, y0, x1, y1 = table.rail_box
-    return (coverage_map(camera, shapely.box(x0, y0, x1, y1)) > 0.5).astype(np.uint8)
-
-
-def goal_mask(camera: Camera, table: TableSpec, margin_mm: float = 5.0) -> U8:
-    """Mask (h, w) uint8 of the two goals (posts, crossbar, net) as the camera sees them."""
-    w, h = camera.image_size
-    mask = np.zeros((h, w), np.uint8)
-    hl, gw = table.half_length, table.goal_width / 2.0 + table.post_diameter + margin_mm
-    for sx in (-1.0, 1.0):
-        xs = (sx * hl, sx * (hl + table.goal_depth + margin_mm))
-        zs = (0.0, table.goal_height + margin_mm)
-        box = np.array([[x, y, z] for x in xs for y in (-gw, gw) for z in zs])
-        uv = camera.table_to_image(box)
-        if np.isfinite(uv).all():
-            hull = cv2.convexHull(np.round(uv * 16).astype(np.int32))
-            cv2.fillPoly(mask, [hull], 1, cv2.LINE_8, 4)
-    return mask
-
-
-def goal_frames(camera: Camera, table: TableSpec, margin_px: int = 2) -> U8:
-    """Mask (h, w) uint8 of the two goals' posts and crossbars (grown ``margin_px``), as the
-    camera sees them: white bars that a still's model of the table lacks."""
-    w, h = camera.image_size
-    mask = np.zeros((h, w), np.uint8)
-    r, gh = table.post_diameter / 2.0 + 1.0, table.goal_height
-    ang = np.linspace(0.0, 2.0 * np.pi, 12, endpoint=False)
-    field = FieldModel(table)
-    for side in ("left", "right"):
-        posts = field.post_centres(side)
-        parts = [  # each post a cylinder, the crossbar a bar between their tops
-            np.array(
-                [[cx + r * np.cos(a), cy + r * np.sin(a), z] for a in ang for z in (0.0, gh + r)]
-            )
-            for cx, cy in posts
-        ]
-        ys = np.linspace(posts[0, 1], posts[1, 1], 30)
-        bar = [[posts[0, 0] + dx, y, gh + dz] for y in ys for dx in (-r, r) for dz in (-r, r)]
-        for xyz in [*parts, np.array(bar)]:
-            uv = camera.table_to_image(xyz)
-            if np.isfinite(uv).all():
-                hull = cv2.convexHull(np.round(uv * 16).astype(np.int32))
-                cv2.fillPoly(mask, [hull], 1, cv2.LINE_8, 4)
-    k = 2 * margin_px + 1
-    return np.asarray(cv2.dilate(mask, np.ones((k, k), np.uint8)), np.uint8)
-
-
-def goal_frames_coverage(camera: Camera, table: TableSpec, ss: int = 4) -> F32:
-    """The share (h, w) float32 of each pixel the goals' posts and crossbars cover (each a
-    cylinder of the posts' diameter; ``ss`` x ``ss`` samples a pixel): their anti-aliased
-    outline, which a thin bar's pixels mostly are."""
-    w, h = camera.image_size
-    r, gh = table.post_diameter / 2.0, table.goal_height
-    ang = np.linspace(0.0, 2.0 * np.pi, 16, endpoint=False)
-    cos, sin = r * np.cos(ang), r * np.sin(ang)
-    field = FieldModel(table)
-    hulls = []
-    for side in ("left", "right"):
-        posts = field.post_centres(side)
-        parts = [
-            np.array(
-                [[cx + c, cy + sn, z] for c, sn in zip(cos, sin, strict=True) for z in (0.0, gh)]
-            )
-            for cx, cy in posts
-        ]
-        ys = np.linspace(posts[0, 1], posts[1, 1], 30)
-        parts += [  # the crossbar in pieces: a lens bends it
-            np.array(
-                [
-                    [posts[0, 0] + c, y, gh + sn]
-                    for y in ys[i : i + 2]
-                    for c, sn in zip(cos, sin, strict=True)
-                ]
-            )
-            for i in range(len(ys) - 1)
-        ]
-        for xyz in parts:
-            uv = camera.table_to_image(xyz)
-            if np.isfinite(uv).all():
-                hulls.append(cv2.convexHull(np.round((uv + 0.5) * ss * 16 - 8).astype(np.int32)))
-    if not hulls:
-        return np.zeros((h, w), np.float32)
-    x0, y0 = (int(min(hh[:, 0, i].min() for hh in hulls)) // (16 * ss) - 1 for i in (0, 1))
-    x1, y1 = (int(max(hh[:, 0, i].max() for hh in hulls)) // (16 * ss) + 2 for i in (0, 1))
-    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
-    out = np.zeros((h, w), np.float32)
-    if x1 <= x0 or y1 <= y0:
-        return out
-    big = np.zeros(((y1 - y0) * ss, (x1 - x0) * ss), np.uint8)
-    off = np.array([x0, y0]) * ss * 16
-    for hh in hulls:
-        cv2.fillPoly(big, [hh - off], 255, cv2.LINE_8, 4)
-    small = cv2.resize(big, (x1 - x0, y1 - y0), interpolation=cv2.INTER_AREA)
-    out[y0:y1, x0:x1] = small.astype(np.float32) / 255.0
-    return out
 
 
 def _normalised_blur(img: F32, weight: F32, sigma: float) -> tuple[F32, F32]:
@@ -748,13 +602,6 @@ class Background:
         return np.asarray(like)
 
 
-def nonzero_yx(mask: NDArray[np.bool_]) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
-    """``np.nonzero`` of a 2D mask, rows then columns in the same order: from the flat indices,
-    ten times faster than numpy's 2D search."""
-    iy, ix = np.divmod(np.flatnonzero(mask), mask.shape[1])
-    return iy, ix
-
-
 def _palette(pix: F32, k: int = 6) -> F32:
     """Up to ``k`` colours (k-means) of pixels (n, 3); none for fewer than 50."""
     if len(pix) < 50:
@@ -765,164 +612,3 @@ def _palette(pix: F32, k: int = 6) -> F32:
     pick = np.ascontiguousarray(pick, np.float32)
     _, _, centres = cv2.kmeans(pick, k, labels, crit, 2, cv2.KMEANS_PP_CENTERS)
     return np.asarray(centres, np.float32)
-
-
-def foreground(
-    sub_bgr: U8,
-    sub_bg: U8,
-    region: NDArray[np.bool_],
-    min_level: float = 30.0,
-    lines: NDArray[np.bool_] | None = None,
-) -> tuple[NDArray[np.bool_], NDArray[np.uint16]]:
-    """Pixels of a coarse image that differ from the empty table, shadows excused, and the
-    summed channel difference of every pixel.
-
-    The threshold on the summed channel difference is ``min_level`` or four times the median
-    difference over the region (sensor noise, compression, texture), whichever is larger, and
-    two and a half times that on the painted ``lines`` (their edges ring after compression). A
-    pixel that is the table's own colour uniformly darkened (0.5..0.97 of it, off that line by
-    little more than the noise) is a cast shadow, not a thing.
-    """
-    diff = cv2.absdiff(sub_bgr, sub_bg)
-    c0, c1, c2 = cv2.split(diff)
-    level = np.asarray(  # the channels' sum
-        cv2.add(cv2.add(c0, c1, dtype=cv2.CV_16U), c2, dtype=cv2.CV_16U), np.uint16
-    )
-    sample = level[::4, ::4][region[::4, ::4]]
-    thr = max(min_level, 4.0 * float(np.median(sample))) if len(sample) else min_level
-    fg = (level > thr) & region
-    if lines is not None:  # a painted line's edges differ most from any model of them
-        fg &= ~lines | (level > 2.5 * thr)
-    idx = nonzero_yx(fg)
-    if len(idx[0]):
-        seen = sub_bgr[idx].astype(np.float32)
-        ref = sub_bg[idx].astype(np.float32)
-        norm2 = np.maximum((ref * ref).sum(axis=1), 1.0)
-        k = (seen * ref).sum(axis=1) / norm2
-        off = np.linalg.norm(seen - k[:, None] * ref, axis=1)
-        shadow = (k > _SHADOW_K) & (k < 0.97) & (off < 12.0 + 0.06 * np.sqrt(norm2))
-        fg[idx[0][shadow], idx[1][shadow]] = False
-    return fg, level
-
-
-def hand_mask(
-    sub_bgr: U8, blob: NDArray[np.bool_], rim: NDArray[np.bool_], colour_tol: float = 60.0
-) -> NDArray[np.bool_]:
-    """The pixels of a hand-and-arm blob that have the arm's colour.
-
-    The arm's colour is read where the blob crosses the rim of the playing surface (only an arm
-    comes from there); a piece beside the hand keeps its own colour and stays out of the mask.
-    """
-    at_rim = blob & rim
-    ref = sub_bgr[at_rim if at_rim.sum() >= 5 else blob]
-    colour = np.median(ref.astype(np.float32), axis=0)
-    dist = np.abs(sub_bgr.astype(np.float32) - colour).sum(axis=2)
-    near = blob & (dist < colour_tol)
-    # the palm and forearm are one piece: keep what connects to the rim, close small gaps
-    near = cv2.morphologyEx(near.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8)) > 0
-    _, lab = cv2.connectedComponents(near.astype(np.uint8))
-    keep = np.unique(lab[near & rim])
-    keep = keep[keep > 0]
-    if not len(keep):
-        return near & blob
-    return np.isin(lab, keep) & blob
-
-
-def hand_polygons(
-    hands: NDArray[np.bool_], camera: Camera, stride: int, z_mm: float
-) -> list[FloatArray]:
-    """Polygons (table mm, on the plane ``z_mm``) of a coarse hand mask's regions: the part of
-    the table whose pieces' tops the hands hide from the camera."""
-    if not hands.any():
-        return []
-    contours, _ = cv2.findContours(
-        hands.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE
-    )
-    out = []
-    for c in contours:
-        if len(c) < 3:
-            continue
-        poly = cv2.approxPolyDP(c, 1.5, True)[:, 0].astype(np.float64) * stride + stride // 2
-        xy = camera.image_to_table(poly, z_mm)
-        if np.isfinite(xy).all():
-            out.append(xy)
-    return out
-
-
-Window = tuple[slice, slice]
-_CHANGE_LEVEL = 45  # summed channel change of a coarse pixel that is more than noise
-
-
-class FrameMemory:
-    """What a video's last frame showed around each fitted thing, to tell what moved.
-
-    Pieces at rest (most of them in most frames of a match) keep their fits; a blob already
-    tried in vain is not tried again while its pixels stay the same.
-    """
-
-    def __init__(self, stride: int) -> None:
-        self.stride = stride
-        self.things: list[tuple[object, Window, NDArray[np.int16]]] = []
-        self.ball: tuple[object, Window, NDArray[np.int16]] | None = None
-        # per kind of search ("button", "keeper", "ball"): what was tried there in vain
-        self.rejects: list[tuple[str, Window, NDArray[np.int16]]] = []
-
-    def patch(self, sub: U8, uv_px: FloatArray) -> tuple[Window, NDArray[np.int16]]:
-        """The coarse pixels around an outline (full-resolution px), grown by 2."""
-        s, o = self.stride, self.stride // 2
-        h, w = sub.shape[:2]
-        x0, y0 = (max(0, int((v - o) // s) - 2) for v in uv_px.min(axis=0))
-        x1 = min(w, int((uv_px[:, 0].max() - o) // s) + 3)
-        y1 = min(h, int((uv_px[:, 1].max() - o) // s) + 3)
-        win = (slice(y0, max(y1, y0 + 1)), slice(x0, max(x1, x0 + 1)))
-        return win, sub[win].astype(np.int16)
-
-    @staticmethod
-    def _changed(sub: U8, win: Window, patch: NDArray[np.int16]) -> NDArray[np.bool_]:
-        return np.asarray(np.abs(sub[win].astype(np.int16) - patch).sum(axis=2) > _CHANGE_LEVEL)
-
-    def remember(
-        self, sub: U8, things: Sequence[tuple[object, FloatArray]], ball: object | None
-    ) -> None:
-        """This frame's fits (each with its outline, px) and the ball (if it is at rest)."""
-        self.things = [(x, *self.patch(sub, outline)) for x, outline in things]
-        self.ball = None
-        uv = getattr(ball, "uv_px", None)
-        streak = getattr(ball, "streak_px", np.zeros(2))
-        if uv is not None and np.hypot(*streak) < 1.0:
-            self.ball = (ball, *self.patch(sub, uv + np.array([[-8.0, -8.0], [8.0, 8.0]])))
-        self.rejects = self.rejects[-40:]
-
-    def unchanged(self, sub: U8, hands: NDArray[np.bool_]) -> tuple[list[Any], Any]:
-        """Last frame's fits whose pixels have not changed and no hand covers, and the ball."""
-        kept = [
-            x
-            for x, win, patch in self.things
-            if not hands[win].any() and float(self._changed(sub, win, patch).mean()) < 0.02
-        ]
-        ball = None
-        if self.ball is not None:
-            b, win, patch = self.ball
-            if not hands[win].any() and not self._changed(sub, win, patch).any():
-                ball = b
-        return kept, ball
-
-    def reject(self, sub: U8, uv_px: FloatArray, kind: str) -> None:
-        """Remember that a search for ``kind`` failed on these pixels (px)."""
-        self.rejects.append((kind, *self.patch(sub, uv_px)))
-
-    def rejected(self, sub: U8, uv_px: FloatArray, kind: str) -> bool:
-        """Whether a blob (its pixels, px) was tried in vain and has not changed since."""
-        win, _ = self.patch(sub, uv_px)
-        for k0, w0, p0 in reversed(self.rejects):
-            # the same window give or take a coarse pixel (a seed's radius jitters with noise)
-            if k0 == kind and all(
-                abs(a.start - b.start) <= 1 and abs(a.stop - b.stop) <= 1
-                for a, b in zip(win, w0, strict=True)
-            ):
-                y0, x0 = max(win[0].start, w0[0].start), max(win[1].start, w0[1].start)
-                y1, x1 = min(win[0].stop, w0[0].stop), min(win[1].stop, w0[1].stop)
-                now = sub[y0:y1, x0:x1].astype(np.int16)
-                then = p0[y0 - w0[0].start : y1 - w0[0].start, x0 - w0[1].start : x1 - w0[1].start]
-                return bool(float((np.abs(now - then).sum(axis=2) > _CHANGE_LEVEL).mean()) < 0.02)
-        return False

@@ -50,14 +50,7 @@ from calibration.camera import Camera
 from geometry.pieces import rectangle_corners
 from geometry.tablespec import TableSpec
 from rules.rulesets import get_ruleset
-from vision.background import (
-    Background,
-    FrameMemory,
-    foreground,
-    hand_mask,
-    hand_polygons,
-    nonzero_yx,
-)
+from vision.background import Background
 from vision.ball import BallFit
 from vision.ball_search import (
     _BALL_MM2,
@@ -72,6 +65,8 @@ from vision.ball_search import (
     refresh_spots,
 )
 from vision.detections import Detections
+from vision.foreground import foreground, hand_mask, hand_polygons, nonzero_yx
+from vision.frame_memory import FrameMemory
 from vision.keeper_search import (
     goal_frames_mask,
     goal_frames_tight,

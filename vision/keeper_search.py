@@ -12,11 +12,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.background import goal_frames, goal_frames_coverage
 from vision.solids import (
     Solid,
     fit_keeper,
 )
+from vision.table_masks import goal_frames, goal_frames_coverage
 
 if TYPE_CHECKING:
     from vision.detect import Detector
@@ -144,7 +144,7 @@ def keeper_at(
 
 
 def goal_frames_mask(det: Detector) -> NDArray[np.bool_]:
-    """The goals' posts and crossbars (:func:`vision.background.goal_frames`), which a
+    """The goals' posts and crossbars (:func:`vision.table_masks.goal_frames`), which a
     still's model of the table lacks (it keeps the net's colour only): beside a goalkeeper
     on its line, a white bar it does not explain made a true fit explain 0% of its pixels."""
     if det._frames_mask is None:

@@ -18,9 +18,9 @@ from simulator.designs import RenderStyle
 from simulator.match import Match
 from simulator.render import Renderer
 from simulator.state import FrameTruth
-from vision.background import FrameMemory
 from vision.ball import _coverage, ball_outline
 from vision.detect import Detector
+from vision.frame_memory import FrameMemory
 from vision.pipeline import prefetch
 
 TABLE = load_table("brasileira")

@@ -1,0 +1,94 @@
+"""What a video's last frame showed around each fitted thing (:class:`FrameMemory`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+__all__ = ["FrameMemory"]
+
+FloatArray = NDArray[np.float64]
+F32 = NDArray[np.float32]
+U8 = NDArray[np.uint8]
+
+
+Window = tuple[slice, slice]
+_CHANGE_LEVEL = 45  # summed channel change of a coarse pixel that is more than noise
+
+
+class FrameMemory:
+    """What a video's last frame showed around each fitted thing, to tell what moved.
+
+    Pieces at rest (most of them in most frames of a match) keep their fits; a blob already
+    tried in vain is not tried again while its pixels stay the same.
+    """
+
+    def __init__(self, stride: int) -> None:
+        self.stride = stride
+        self.things: list[tuple[object, Window, NDArray[np.int16]]] = []
+        self.ball: tuple[object, Window, NDArray[np.int16]] | None = None
+        # per kind of search ("button", "keeper", "ball"): what was tried there in vain
+        self.rejects: list[tuple[str, Window, NDArray[np.int16]]] = []
+
+    def patch(self, sub: U8, uv_px: FloatArray) -> tuple[Window, NDArray[np.int16]]:
+        """The coarse pixels around an outline (full-resolution px), grown by 2."""
+        s, o = self.stride, self.stride // 2
+        h, w = sub.shape[:2]
+        x0, y0 = (max(0, int((v - o) // s) - 2) for v in uv_px.min(axis=0))
+        x1 = min(w, int((uv_px[:, 0].max() - o) // s) + 3)
+        y1 = min(h, int((uv_px[:, 1].max() - o) // s) + 3)
+        win = (slice(y0, max(y1, y0 + 1)), slice(x0, max(x1, x0 + 1)))
+        return win, sub[win].astype(np.int16)
+
+    @staticmethod
+    def _changed(sub: U8, win: Window, patch: NDArray[np.int16]) -> NDArray[np.bool_]:
+        return np.asarray(np.abs(sub[win].astype(np.int16) - patch).sum(axis=2) > _CHANGE_LEVEL)
+
+    def remember(
+        self, sub: U8, things: Sequence[tuple[object, FloatArray]], ball: object | None
+    ) -> None:
+        """This frame's fits (each with its outline, px) and the ball (if it is at rest)."""
+        self.things = [(x, *self.patch(sub, outline)) for x, outline in things]
+        self.ball = None
+        uv = getattr(ball, "uv_px", None)
+        streak = getattr(ball, "streak_px", np.zeros(2))
+        if uv is not None and np.hypot(*streak) < 1.0:
+            self.ball = (ball, *self.patch(sub, uv + np.array([[-8.0, -8.0], [8.0, 8.0]])))
+        self.rejects = self.rejects[-40:]
+
+    def unchanged(self, sub: U8, hands: NDArray[np.bool_]) -> tuple[list[Any], Any]:
+        """Last frame's fits whose pixels have not changed and no hand covers, and the ball."""
+        kept = [
+            x
+            for x, win, patch in self.things
+            if not hands[win].any() and float(self._changed(sub, win, patch).mean()) < 0.02
+        ]
+        ball = None
+        if self.ball is not None:
+            b, win, patch = self.ball
+            if not hands[win].any() and not self._changed(sub, win, patch).any():
+                ball = b
+        return kept, ball
+
+    def reject(self, sub: U8, uv_px: FloatArray, kind: str) -> None:
+        """Remember that a search for ``kind`` failed on these pixels (px)."""
+        self.rejects.append((kind, *self.patch(sub, uv_px)))
+
+    def rejected(self, sub: U8, uv_px: FloatArray, kind: str) -> bool:
+        """Whether a blob (its pixels, px) was tried in vain and has not changed since."""
+        win, _ = self.patch(sub, uv_px)
+        for k0, w0, p0 in reversed(self.rejects):
+            # the same window give or take a coarse pixel (a seed's radius jitters with noise)
+            if k0 == kind and all(
+                abs(a.start - b.start) <= 1 and abs(a.stop - b.stop) <= 1
+                for a, b in zip(win, w0, strict=True)
+            ):
+                y0, x0 = max(win[0].start, w0[0].start), max(win[1].start, w0[1].start)
+                y1, x1 = min(win[0].stop, w0[0].stop), min(win[1].stop, w0[1].stop)
+                now = sub[y0:y1, x0:x1].astype(np.int16)
+                then = p0[y0 - w0[0].start : y1 - w0[0].start, x0 - w0[1].start : x1 - w0[1].start]
+                return bool(float((np.abs(now - then).sum(axis=2) > _CHANGE_LEVEL).mean()) < 0.02)
+        return False
