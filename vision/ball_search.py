@@ -31,6 +31,7 @@ _BALL_MIN_SCORE = 0.35
 _SPOT_STILL = 0.5  # the least share a ball on a painted spot explains in a still
 _BALL_SURE = 0.6  # a fit this good is the ball: the candidates after it are not tried
 _MAX_STREAK_PX = 45.0  # a ball's motion blur: 4 m/s over 1/100 s at 1 mm a pixel
+_ON_FRAME = 0.7  # a blob this much on a goal's post or crossbar is the goal's (a ball: half)
 _HIDDEN = 0.9  # a fit that sees less of its silhouette is partly hidden (beside a piece)
 
 
@@ -46,7 +47,7 @@ def refit(
     solids, hands = det._last_found
     sz = det.sizes
     img, bgf = det._last_image, det._bg_full()
-    excluded = det._excluded(solids, hands) | det._goal_frames_tight()  # as find_ball's
+    excluded = det._excluded(solids, hands)
     fit = fit_ball(
         img,
         bgf,
@@ -132,6 +133,14 @@ def ball_elsewhere(
     return False
 
 
+def _on_mask(mask: NDArray[np.bool_], uv: FloatArray) -> float:
+    """The share of a blob's pixels (px, (n, 2)) on a full-resolution mask."""
+    h, w = mask.shape
+    u = np.clip(np.round(uv[:, 0]).astype(np.intp), 0, w - 1)
+    v = np.clip(np.round(uv[:, 1]).astype(np.intp), 0, h - 1)
+    return float(mask[v, u].mean()) if len(uv) else 0.0
+
+
 def find_ball(
     det: Detector,
     img: U8,
@@ -148,10 +157,13 @@ def find_ball(
         for b in det._blobs(rest)
         if _MIN_BALL * _BALL_MM2 <= b[1] <= 12 * _BALL_MM2 and not det._in_goal(b[0].mean(axis=0))
     ]
-    # the goals' posts and crossbars stand over the table, nearer the camera than any ball:
-    # never its pixels (a bar a goalkeeper hid while the table was learned, painted as felt,
-    # was fitted as a ball 25-30 mm inside the goal once the goalkeeper moved)
-    excluded = det._excluded(solids, hands) | det._goal_frames_tight()
+    # a blob that lies on a goal's post or crossbar is no ball (a bar a goalkeeper hid while
+    # the table was learned, painted as felt, was fitted as a ball 25-30 mm inside the goal
+    # once the goalkeeper moved); a ball under a bar (into a goal) shows beyond it. Its fit
+    # keeps the bar's pixels: where the table's model is right they are explained
+    frames = det._goal_frames_tight()
+    cands = [b for b in cands if _on_mask(frames, b[2]) < _ON_FRAME]
+    excluded = det._excluded(solids, hands)
     if not cands:  # white on white: a ball on a painted spot may leave no blob at all
         return det._ball_on_spot(img, bgf, excluded)
 
