@@ -384,7 +384,10 @@ class RuleEngine(BallCalls):
         if kind == "piece-ball":
             piece = a if a != "ball" else b
             team = self.team_of.get(piece)
-            sink.emit("touch", team, piece, article=self.profile.article("lance"), contact_t=t)
+            e = sink.emit("touch", team, piece, article=self.profile.article("lance"), contact_t=t)
+            if row[0] < sink.frame:  # reported beyond the lag (a ball seen again only later)
+                e["frame"] = int(row[0])
+                e["t"] = round(sink.t_s - (sink.frame - row[0]) / self._fps, 4)
             if not live or team is None:
                 return False
             assert lance is not None

@@ -204,3 +204,29 @@ def test_tracker_frames_adapt_to_the_engine() -> None:
     assert state.present.tolist() == [True, True, False]
     assert state.contacts.rows() == [(11, 0.36, "A7", "ball", "piece-ball")]
     assert state.hands_over_table is None
+
+
+def test_a_contact_reported_late_is_a_touch_at_its_own_frame() -> None:
+    """A tracker sees a ball struck under a hand only when it is seen moving again: the
+    contact of frame 3 comes with frame 6, beyond the engine's lag; its touch is frame 3's."""
+    table = load_table("brasileira")
+    engine = RuleEngine(table, "brasileira", options=EngineOptions(lag_frames=1))
+    p = _pieces()
+    ids, team, kind = p.ids, p.team, p.kind
+    size = np.array([[60.0, 60.0], [60.0, 60.0], [10.0, 10.0]])
+    events = []
+    for k in range(12):
+        t = k / 30.0
+        ball_x = 0.0 if k < 3 else 30.0 * (k - 3)
+        xy = np.array([[-40.0, 0.0], [0.0, 400.0], [ball_x, 0.0]])
+        v = np.zeros((3, 2))
+        v[2, 0] = 900.0 if k >= 3 else 0.0
+        rows = [(3, 2.6 / 30.0, "A7", "ball", "piece-ball")] if k == 6 else []
+        state = FrameState(
+            k, t, Pieces(ids, team, kind, xy, size), v, v[:, 0] > 0, Contacts.from_rows(rows)
+        )
+        events += engine.update(state)
+    events += engine.finish()
+    touches = [e for e in events if e["type"] == "touch"]
+    assert [(e["frame"], e["piece"]) for e in touches] == [(3, "A7")]
+    assert abs(touches[0]["t"] - 3 / 30.0) < 1e-3
