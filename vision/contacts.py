@@ -291,6 +291,10 @@ class ContactFinder:
                 continue
             if np.isnan(self._rest_xy[b, 0]) or dt <= 0:
                 continue
+            if ok_now[b] and np.hypot(*(x_now[b] - self._rest_xy[b])) < 1.5:
+                self._rest_frame[b] = frame  # seen again where it rested (a hand lifted)
+                self._away_frame[b] = -1
+                continue
             if self._body_hit[b] >= self._rest_frame[b]:
                 self._rest_xy[b] = np.nan  # its start was seen as a hit
                 continue
@@ -320,6 +324,10 @@ class ContactFinder:
             if a < 0:
                 continue
             self._body_hit[a] = self._body_hit[b] = frame
+            pair = np.flatnonzero(
+                ((self.pi == a) & (self.pj == b)) | ((self.pi == b) & (self.pj == a))
+            )
+            self._last_hit[pair] = frame  # the hit finders see the start again: no second
             out.append(
                 TrackContact(
                     t_hit, str(self.ids[a]), str(self.ids[b]), "piece-ball", hit_frame, speed

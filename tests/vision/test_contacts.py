@@ -197,3 +197,32 @@ def test_a_ball_gone_from_under_a_hand_touches_no_piece_seen_at_rest(seed: int) 
     """The same ball, but A7 seen resting all along: no piece passed the ball's place."""
     found, _ = _struck_unseen(seed, a7_moves=False)
     assert [c for c in found if c.kind == "piece-ball"] == []
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_ball_seen_again_at_rest_then_struck_is_one_touch(seed: int) -> None:
+    """The hand lifts off the resting ball a frame before A7 (still under it) strikes it: seen
+    again where it rested, the ball still rests there; its start is found once."""
+    rng = np.random.default_rng(seed)
+    n = 18
+    t = np.arange(n) / FPS
+    t_hit = (8.0 + 0.2 + 0.6 * rng.random()) / FPS
+    t_go = t_hit - 50.0 / 1500.0
+    a7 = np.tile([-85.0, 0.0], (n, 1))
+    a7[:, 0] += 1500.0 * np.clip(t - t_go, 0.0, t_hit - t_go) + 300.0 * np.maximum(t - t_hit, 0)
+    ball = _slide(np.zeros(2), np.array([2000.0, 0.0]), t_hit, n)
+    shown = np.stack([a7, np.tile([0.0, 300.0], (n, 1)), ball], axis=1)
+    finder = ContactFinder(IDS, KIND, SIZE, np.zeros(3), max_speed_mm_s=VMAX)
+    found: list[TrackContact] = []
+    for k in range(n):
+        xy = shown[k] + rng.normal(0.0, 0.3, (3, 2))
+        ok = np.ones(3, bool)
+        if 3 <= k <= 7:
+            ok[2], xy[2] = False, shown[2, 2]
+        if 3 <= k <= 10:
+            ok[0], xy[0] = False, shown[2, 0]
+        moving = np.hypot(*(shown[k] - shown[max(k - 1, 0)]).T) > 1.0
+        found += finder.push(k, t[k], xy, ok, moving & ok, known=np.ones(3, bool))
+    hits = [c for c in found if c.kind == "piece-ball"]
+    assert len(hits) == 1 and hits[0].a == "A7"
+    assert abs(hits[0].t - t_hit) < 1.5 / FPS
