@@ -315,7 +315,8 @@ class ContactFinder:
             side = abs(float(rel[0] * u[1] - rel[1] * u[0]))
             back = along / speed  # s before t_prev
             at = self._rest_xy[b].copy()
-            self._rest_xy[b] = np.nan  # one try per start
+            # not from there, or too far gone to time: the place is kept (a track that
+            # followed a false ball first finds the real one leaving it later)
             if along <= 0.0 or side > max(10.0, 0.15 * along) or back > _BACK_FRAMES * dt:
                 continue
             t_hit = t_prev - back
@@ -323,6 +324,7 @@ class ContactFinder:
             a = self._striker(int(b), at, u, hit_frame)
             if a < 0:
                 continue
+            self._rest_xy[b] = np.nan
             self._body_hit[a] = self._body_hit[b] = frame
             pair = np.flatnonzero(
                 ((self.pi == a) & (self.pj == b)) | ((self.pi == b) & (self.pj == a))
@@ -336,10 +338,10 @@ class ContactFinder:
         return out
 
     def _striker(self, b: int, at: FloatArray, u: FloatArray, hit_frame: int) -> int:
-        """The piece whose known path since two frames before ``hit_frame`` passed nearest
-        ``at`` (ball ``b`` at rest; within the striker gap), behind direction ``u``; -1 if
+        """The piece whose known path from two frames before ``hit_frame`` to three after passed
+        nearest ``at`` (ball ``b`` at rest; within the striker gap), behind direction ``u``; -1 if
         none. A piece seen at one place all along struck nothing."""
-        rows = [h for h in self._hist if h[0] >= hit_frame - 2]
+        rows = [h for h in self._hist if hit_frame - 2 <= h[0] <= hit_frame + 3]
         best, best_gap = -1, _STRIKER_GAP_MM
         for a in np.flatnonzero(self.kind != "ball"):
             pts = np.array([xy[a] for _, xy, kn, _ in rows if kn[a]])

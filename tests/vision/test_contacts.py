@@ -226,3 +226,35 @@ def test_a_ball_seen_again_at_rest_then_struck_is_one_touch(seed: int) -> None:
     hits = [c for c in found if c.kind == "piece-ball"]
     assert len(hits) == 1 and hits[0].a == "A7"
     assert abs(hits[0].t - t_hit) < 1.5 / FPS
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_ball_struck_after_its_track_followed_a_false_ball_is_still_touched(seed: int) -> None:
+    """While the ball rests, its track jumps to a false ball 900 mm off and coasts on at the
+    jump's speed, then is lost; A7 (under a hand) strikes the real ball at frame ~14: seen
+    leaving its resting place, it was struck there."""
+    rng = np.random.default_rng(seed)
+    n = 24
+    t = np.arange(n) / FPS
+    t_hit = (14.0 + rng.random()) / FPS
+    t_go = t_hit - 50.0 / 1500.0
+    a7 = np.tile([-85.0, 0.0], (n, 1))
+    a7[:, 0] += 1500.0 * np.clip(t - t_go, 0.0, t_hit - t_go) + 300.0 * np.maximum(t - t_hit, 0)
+    ball = _slide(np.zeros(2), np.array([2000.0, 0.0]), t_hit, n)
+    shown = np.stack([a7, np.tile([0.0, 300.0], (n, 1)), ball], axis=1)
+    finder = ContactFinder(IDS, KIND, SIZE, np.zeros(3), max_speed_mm_s=VMAX)
+    found: list[TrackContact] = []
+    for k in range(n):
+        xy = shown[k] + rng.normal(0.0, 0.3, (3, 2))
+        ok = np.ones(3, bool)
+        if 5 <= k <= 7:  # the false ball and the prediction after it
+            xy[2] = [-900.0 - 100.0 * (k - 5), 200.0 + 20.0 * (k - 5)]
+        if 8 <= k <= 15:
+            ok[2], xy[2] = False, [-1100.0, 240.0]
+        if 10 <= k <= 16:
+            ok[0], xy[0] = False, shown[9, 0]
+        moving = np.hypot(*(shown[k] - shown[max(k - 1, 0)]).T) > 1.0
+        found += finder.push(k, t[k], xy, ok, moving & ok, known=ok | (np.arange(3) == 0))
+    hits = [c for c in found if c.kind == "piece-ball"]
+    assert len(hits) == 1 and hits[0].a == "A7"
+    assert abs(hits[0].t - t_hit) < 1.5 / FPS
