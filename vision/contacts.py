@@ -43,6 +43,9 @@ _SUB = 16  # sub-steps per frame interval when searching the touch time
 _JUMP_SLACK_MM = 10.0  # detection noise and a frame's timing on top of the top speed's reach
 _REST_MM_S = 60.0  # slower than this over (k-2, k-1]: at rest (the tracker's moving_on speed)
 _STILL_MM = 3.0  # seen within this of one place over four frames: a piece that struck nothing
+_HIST = 14  # frames of known positions kept to find who struck a ball seen only once away
+_BACK_FRAMES = 12  # a restart traced back further than this is too uncertain to time
+_STRIKER_GAP_MM = 25.0  # a striker within this of the struck ball (a rail, a post: none)
 
 
 @dataclass(frozen=True)
@@ -108,6 +111,11 @@ class ContactFinder:
         self._known = np.zeros(self.n, dtype=bool)
         self._last_hit = np.full(len(self.pi), -(10**9))
         self._body_hit = np.full(self.n, -(10**9))  # each body's last hit, with anything
+        # each ball's last resting place and frame, and the first frame it was seen away
+        self._rest_xy = np.full((self.n, 2), np.nan)
+        self._rest_frame = np.full(self.n, -(10**9))
+        self._away_frame = np.full(self.n, -1)
+        self._hist: list[tuple[int, FloatArray, BoolArray, BoolArray]] = []
 
     def set_angles(self, angle_rad: FloatArray) -> None:
         self.angle_rad = np.asarray(angle_rad, dtype=float).copy()
@@ -146,14 +154,20 @@ class ContactFinder:
         self._ok.append(np.asarray(ok, dtype=bool))
         self._frames.append(int(frame))
         self._known = np.asarray(ok if known is None else known, dtype=bool)
+        self._hist.append(
+            (int(frame), self._xy[-1].copy(), self._known.copy(), self._ok[-1].copy())
+        )
+        if len(self._hist) > _HIST:
+            del self._hist[0]
         if len(self._t) > 4:
             del self._t[0], self._xy[0], self._ok[0], self._frames[0]
         self._cut_jumps()
         self._fill()
-        if len(self._t) < 4:
-            return []
-        found = self._find()
-        found += self._ball_hits(found)
+        found: list[TrackContact] = []
+        if len(self._t) == 4:
+            found = self._find()
+            found += self._ball_hits(found)
+        found += self._restarts()
         found.sort(key=lambda c: c.t)
         return found
 
@@ -253,6 +267,107 @@ class ContactFinder:
                 )
             )
         return out
+
+    def _restarts(self) -> list[TrackContact]:
+        """A ball that left its resting place unseen (under a hand, lost beside the piece
+        that struck it, a track re-acquired far off) and no hit found for it: once seen
+        moving on two frames in a line from where it rested, it was struck there. The time is
+        traced back along that line at its speed; the striker is the piece whose path (its
+        known places over the last frames, straight between them) passed the resting place
+        behind the ball's new direction."""
+        if len(self._t) < 2:
+            return []
+        out: list[TrackContact] = []
+        x_prev, x_now = self._xy[-2], self._xy[-1]
+        ok_prev, ok_now = self._ok[-2], self._ok[-1]
+        t_prev, t_now = self._t[-2], self._t[-1]
+        dt = t_now - t_prev
+        frame = self._frames[-1]
+        for b in np.flatnonzero(self.kind == "ball"):
+            if ok_now[b] and ok_prev[b] and np.hypot(*(x_now[b] - x_prev[b])) < 1.5:
+                self._rest_xy[b] = x_now[b]
+                self._rest_frame[b] = frame
+                self._away_frame[b] = -1
+                continue
+            if np.isnan(self._rest_xy[b, 0]) or dt <= 0:
+                continue
+            if ok_now[b] and np.hypot(*(x_now[b] - self._rest_xy[b])) < 1.5:
+                self._rest_frame[b] = frame  # seen again where it rested (a hand lifted)
+                self._away_frame[b] = -1
+                continue
+            if self._body_hit[b] >= self._rest_frame[b]:
+                self._rest_xy[b] = np.nan  # its start was seen as a hit
+                continue
+            if not ok_now[b]:
+                continue
+            if self._away_frame[b] < 0:
+                self._away_frame[b] = frame
+            # a start seen on consecutive frames is left to the hit finders (a frame late)
+            if not ok_prev[b] or frame - self._away_frame[b] < 2:
+                continue
+            v = (x_now[b] - x_prev[b]) / dt
+            speed = float(np.hypot(*v))
+            if speed < 2.0 * self.min_dv:
+                continue
+            u = v / speed
+            rel = x_prev[b] - self._rest_xy[b]
+            along = float(rel @ u)
+            side = abs(float(rel[0] * u[1] - rel[1] * u[0]))
+            back = along / speed  # s before t_prev
+            at = self._rest_xy[b].copy()
+            # not from there, or too far gone to time: the place is kept (a track that
+            # followed a false ball first finds the real one leaving it later)
+            if along <= 0.0 or side > max(10.0, 0.15 * along) or back > _BACK_FRAMES * dt:
+                continue
+            t_hit = t_prev - back
+            hit_frame = self._frames[-2] - int(np.floor(back / dt + 1e-9))
+            a = self._striker(int(b), at, u, hit_frame)
+            if a < 0:
+                continue
+            self._rest_xy[b] = np.nan
+            self._body_hit[a] = self._body_hit[b] = frame
+            pair = np.flatnonzero(
+                ((self.pi == a) & (self.pj == b)) | ((self.pi == b) & (self.pj == a))
+            )
+            self._last_hit[pair] = frame  # the hit finders see the start again: no second
+            out.append(
+                TrackContact(
+                    t_hit, str(self.ids[a]), str(self.ids[b]), "piece-ball", hit_frame, speed
+                )
+            )
+        return out
+
+    def _striker(self, b: int, at: FloatArray, u: FloatArray, hit_frame: int) -> int:
+        """The piece whose known path from two frames before ``hit_frame`` to three after passed
+        nearest ``at`` (ball ``b`` at rest; within the striker gap), behind direction ``u``; -1 if
+        none. A piece seen at one place all along struck nothing."""
+        rows = [h for h in self._hist if hit_frame - 2 <= h[0] <= hit_frame + 3]
+        best, best_gap = -1, _STRIKER_GAP_MM
+        for a in np.flatnonzero(self.kind != "ball"):
+            pts = np.array([xy[a] for _, xy, kn, _ in rows if kn[a]])
+            if len(pts) == 0:
+                continue
+            if all(ok[a] for *_, ok in rows) and np.ptp(pts, axis=0).max() < _STILL_MM:
+                continue
+            if not self.disc[a]:
+                near = pts
+            else:  # nearest point of each straight leg between known places
+                p0 = pts[:-1] if len(pts) > 1 else pts
+                p1 = pts[1:] if len(pts) > 1 else pts
+                d = p1 - p0
+                f = ((at - p0) * d).sum(1) / np.maximum((d * d).sum(1), 1e-9)
+                near = p0 + np.clip(f, 0.0, 1.0)[:, None] * d
+            behind = (at - near) @ u > 0.0
+            if not behind.any():
+                continue
+            near = near[behind]
+            gaps = self._gap(
+                np.full(len(near), a), np.full(len(near), b), near, np.tile(at, (len(near), 1))
+            )
+            g = float(gaps.min())
+            if g < best_gap:
+                best, best_gap = int(a), g
+        return best
 
     def _gap(
         self, i: NDArray[np.intp], j: NDArray[np.intp], pi: FloatArray, pj: FloatArray

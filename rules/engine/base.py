@@ -136,6 +136,7 @@ class EngineBase:
         self._buckets: dict[int, list[Row]] = {}
         self._prev: FrameState | None = None
         self._prev_rows: list[Row] = []
+        self._prev2_rows: list[Row] = []  # a piece struck then is flagged moving this late
         self._shut: dict[str, tuple[str, int]] = {}  # check -> (team, rests it has held)
         self._fps = 30.0
         self._offside_line: tuple[float, float] | None = None  # (line u, sign) 001 Art. XXXII

@@ -111,7 +111,7 @@ class RuleEngine(BallCalls):
         if prev is None or not np.array_equal(prev.pieces.ids, cur.pieces.ids):
             self._roster(cur)
         if prev is None:
-            self._prev, self._prev_rows = cur, rows
+            self._prev, self._prev_rows, self._prev2_rows = cur, rows, self._prev_rows
             return []
         if cur.t_s > prev.t_s:
             self._fps = 1.0 / (cur.t_s - prev.t_s)
@@ -125,7 +125,12 @@ class RuleEngine(BallCalls):
             self.pending = Restart("", None)
         ignore = {self.lance.piece} if self.lance and self.lance.frame == prev.frame else set()
         flicked = find_flick(
-            prev, cur, ahead, rows + self._prev_rows, self.options.start_mm, ignore
+            prev,
+            cur,
+            ahead,
+            rows + self._prev_rows + self._prev2_rows,
+            self.options.start_mm,
+            ignore,
         )
         if flicked is None:
             flicked = self._hidden_flick(prev, cur, ahead, rows)
@@ -181,7 +186,7 @@ class RuleEngine(BallCalls):
                         decision=d.note,
                         unmatched=True,
                     )
-        self._prev, self._prev_rows = cur, rows
+        self._prev, self._prev_rows, self._prev2_rows = cur, rows, self._prev_rows
         self.events += sink.events
         return sink.events
 
@@ -384,7 +389,10 @@ class RuleEngine(BallCalls):
         if kind == "piece-ball":
             piece = a if a != "ball" else b
             team = self.team_of.get(piece)
-            sink.emit("touch", team, piece, article=self.profile.article("lance"), contact_t=t)
+            e = sink.emit("touch", team, piece, article=self.profile.article("lance"), contact_t=t)
+            if row[0] < sink.frame:  # reported beyond the lag (a ball seen again only later)
+                e["frame"] = int(row[0])
+                e["t"] = round(sink.t_s - (sink.frame - row[0]) / self._fps, 4)
             if not live or team is None:
                 return False
             assert lance is not None

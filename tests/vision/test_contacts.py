@@ -143,3 +143,118 @@ def test_a_ball_back_off_a_third_body_hits_the_same_button_again(seed: int) -> N
     b8_ball = [c for c in found if {c.a, c.b} == {"B8", "ball"}]
     assert len(b8_ball) == 2, found
     assert [c.frame for c in b8_ball] == [6, 9]
+
+
+def _struck_unseen(seed: int, a7_moves: bool) -> tuple[list[TrackContact], float]:
+    """The ball rests at the origin under a hand (frozen: known, not measured) for frames
+    3..8; A7, 85 mm behind it and under the hand too, is flicked at 1500 mm/s (or, if not
+    ``a7_moves``, stays seen where it rests) and the ball leaves at 2000 mm/s, seen again from
+    frame 9. Returns the contacts and the hit's time."""
+    rng = np.random.default_rng(seed)
+    n = 16
+    t = np.arange(n) / FPS
+    t_go = (4.0 + rng.random()) / FPS
+    t_hit = t_go + 50.0 / 1500.0  # A7 covers the 50 mm gap (85 - 30 - 5)
+    a7 = np.tile([-85.0, 0.0], (n, 1))
+    if a7_moves:
+        a7[:, 0] += 1500.0 * np.clip(t - t_go, 0.0, t_hit - t_go) + 300.0 * np.maximum(
+            t - t_hit, 0.0
+        )
+    ball = _slide(np.zeros(2), np.array([2000.0, 0.0]), t_hit, n)
+    b8 = np.tile([0.0, 300.0], (n, 1))
+    finder = ContactFinder(IDS, KIND, SIZE, np.zeros(3), max_speed_mm_s=VMAX)
+    out: list[TrackContact] = []
+    shown = np.stack([a7, b8, ball], axis=1)
+    for k in range(n):
+        xy = shown[k] + rng.normal(0.0, 0.3, (3, 2))
+        ok = np.ones(3, bool)
+        if 3 <= k <= 8:
+            ok[2] = False
+            xy[2] = shown[2, 2]  # frozen where it was last seen
+            if a7_moves:
+                ok[0] = False
+                xy[0] = shown[2, 0]
+        moving = np.hypot(*(shown[k] - shown[max(k - 1, 0)]).T) > 1.0
+        out += finder.push(k, t[k], xy, ok, moving & ok, known=np.ones(3, bool))
+    return out, t_hit
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_ball_struck_under_a_hand_is_touched_by_the_piece_that_passed_its_place(
+    seed: int,
+) -> None:
+    """Neither the ball nor its striker is measured at the hit: the ball seen rolling away in
+    a line from where it rested was struck there, by the piece whose path crossed that place."""
+    found, t_hit = _struck_unseen(seed, a7_moves=True)
+    hits = [c for c in found if c.kind == "piece-ball"]
+    assert len(hits) == 1 and hits[0].a == "A7"
+    assert abs(hits[0].t - t_hit) < 1.0 / FPS
+    assert hits[0].frame == int(np.ceil(hits[0].t * FPS - 1e-6))
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_ball_gone_from_under_a_hand_touches_no_piece_seen_at_rest(seed: int) -> None:
+    """The same ball, but A7 seen resting all along: no piece passed the ball's place."""
+    found, _ = _struck_unseen(seed, a7_moves=False)
+    assert [c for c in found if c.kind == "piece-ball"] == []
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_ball_seen_again_at_rest_then_struck_is_one_touch(seed: int) -> None:
+    """The hand lifts off the resting ball a frame before A7 (still under it) strikes it: seen
+    again where it rested, the ball still rests there; its start is found once."""
+    rng = np.random.default_rng(seed)
+    n = 18
+    t = np.arange(n) / FPS
+    t_hit = (8.0 + 0.2 + 0.6 * rng.random()) / FPS
+    t_go = t_hit - 50.0 / 1500.0
+    a7 = np.tile([-85.0, 0.0], (n, 1))
+    a7[:, 0] += 1500.0 * np.clip(t - t_go, 0.0, t_hit - t_go) + 300.0 * np.maximum(t - t_hit, 0)
+    ball = _slide(np.zeros(2), np.array([2000.0, 0.0]), t_hit, n)
+    shown = np.stack([a7, np.tile([0.0, 300.0], (n, 1)), ball], axis=1)
+    finder = ContactFinder(IDS, KIND, SIZE, np.zeros(3), max_speed_mm_s=VMAX)
+    found: list[TrackContact] = []
+    for k in range(n):
+        xy = shown[k] + rng.normal(0.0, 0.3, (3, 2))
+        ok = np.ones(3, bool)
+        if 3 <= k <= 7:
+            ok[2], xy[2] = False, shown[2, 2]
+        if 3 <= k <= 10:
+            ok[0], xy[0] = False, shown[2, 0]
+        moving = np.hypot(*(shown[k] - shown[max(k - 1, 0)]).T) > 1.0
+        found += finder.push(k, t[k], xy, ok, moving & ok, known=np.ones(3, bool))
+    hits = [c for c in found if c.kind == "piece-ball"]
+    assert len(hits) == 1 and hits[0].a == "A7"
+    assert abs(hits[0].t - t_hit) < 1.5 / FPS
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_ball_struck_after_its_track_followed_a_false_ball_is_still_touched(seed: int) -> None:
+    """While the ball rests, its track jumps to a false ball 900 mm off and coasts on at the
+    jump's speed, then is lost; A7 (under a hand) strikes the real ball at frame ~14: seen
+    leaving its resting place, it was struck there."""
+    rng = np.random.default_rng(seed)
+    n = 24
+    t = np.arange(n) / FPS
+    t_hit = (14.0 + rng.random()) / FPS
+    t_go = t_hit - 50.0 / 1500.0
+    a7 = np.tile([-85.0, 0.0], (n, 1))
+    a7[:, 0] += 1500.0 * np.clip(t - t_go, 0.0, t_hit - t_go) + 300.0 * np.maximum(t - t_hit, 0)
+    ball = _slide(np.zeros(2), np.array([2000.0, 0.0]), t_hit, n)
+    shown = np.stack([a7, np.tile([0.0, 300.0], (n, 1)), ball], axis=1)
+    finder = ContactFinder(IDS, KIND, SIZE, np.zeros(3), max_speed_mm_s=VMAX)
+    found: list[TrackContact] = []
+    for k in range(n):
+        xy = shown[k] + rng.normal(0.0, 0.3, (3, 2))
+        ok = np.ones(3, bool)
+        if 5 <= k <= 7:  # the false ball and the prediction after it
+            xy[2] = [-900.0 - 100.0 * (k - 5), 200.0 + 20.0 * (k - 5)]
+        if 8 <= k <= 15:
+            ok[2], xy[2] = False, [-1100.0, 240.0]
+        if 10 <= k <= 16:
+            ok[0], xy[0] = False, shown[9, 0]
+        moving = np.hypot(*(shown[k] - shown[max(k - 1, 0)]).T) > 1.0
+        found += finder.push(k, t[k], xy, ok, moving & ok, known=ok | (np.arange(3) == 0))
+    hits = [c for c in found if c.kind == "piece-ball"]
+    assert len(hits) == 1 and hits[0].a == "A7"
+    assert abs(hits[0].t - t_hit) < 1.5 / FPS

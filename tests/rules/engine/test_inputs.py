@@ -204,3 +204,59 @@ def test_tracker_frames_adapt_to_the_engine() -> None:
     assert state.present.tolist() == [True, True, False]
     assert state.contacts.rows() == [(11, 0.36, "A7", "ball", "piece-ball")]
     assert state.hands_over_table is None
+
+
+def test_a_contact_reported_late_is_a_touch_at_its_own_frame() -> None:
+    """A tracker sees a ball struck under a hand only when it is seen moving again: the
+    contact of frame 3 comes with frame 6, beyond the engine's lag; its touch is frame 3's."""
+    table = load_table("brasileira")
+    engine = RuleEngine(table, "brasileira", options=EngineOptions(lag_frames=1))
+    p = _pieces()
+    ids, team, kind = p.ids, p.team, p.kind
+    size = np.array([[60.0, 60.0], [60.0, 60.0], [10.0, 10.0]])
+    events = []
+    for k in range(12):
+        t = k / 30.0
+        ball_x = 0.0 if k < 3 else 30.0 * (k - 3)
+        xy = np.array([[-40.0, 0.0], [0.0, 400.0], [ball_x, 0.0]])
+        v = np.zeros((3, 2))
+        v[2, 0] = 900.0 if k >= 3 else 0.0
+        rows = [(3, 2.6 / 30.0, "A7", "ball", "piece-ball")] if k == 6 else []
+        state = FrameState(
+            k, t, Pieces(ids, team, kind, xy, size), v, v[:, 0] > 0, Contacts.from_rows(rows)
+        )
+        events += engine.update(state)
+    events += engine.finish()
+    touches = [e for e in events if e["type"] == "touch"]
+    assert [(e["frame"], e["piece"]) for e in touches] == [(3, "A7")]
+    assert abs(touches[0]["t"] - 3 / 30.0) < 1e-3
+
+
+def test_a_piece_struck_and_flagged_moving_two_frames_later_is_no_flick() -> None:
+    """B4 fouls A7 (hits it before the ball) at frame 5; the tracker flags A7 moving only at
+    frame 7 (its hysteresis on a start): A7 was set going by the foul, not flicked to take the
+    free kick, so the ball stays dead and no lance of A begins."""
+    table = load_table("brasileira")
+    engine = RuleEngine(table, "brasileira", options=EngineOptions(lag_frames=1))
+    p = _pieces()
+    ids, team, kind = p.ids, p.team, p.kind
+    size = np.array([[60.0, 60.0], [60.0, 60.0], [10.0, 10.0]])
+    events = []
+    for k in range(40):
+        b4 = [300.0 - 30.0 * max(k - 2, 0) if k <= 5 else 210.0 - 5.0 * min(k - 5, 7), 200.0]
+        a7 = [150.0 - 20.0 * min(max(k - 5, 0), 7), 200.0]
+        xy = np.array([a7, b4, [0.0, -200.0]])
+        moving = np.array([7 <= k <= 12, 2 < k <= 12, False])
+        rows = [(5, 4.5 / 30.0, "B4", "A7", "piece-piece")] if k == 5 else []
+        state = FrameState(
+            k,
+            k / 30.0,
+            Pieces(ids, team, kind, xy, size),
+            np.zeros((3, 2)),
+            moving,
+            Contacts.from_rows(rows),
+        )
+        events += engine.update(state)
+    events += engine.finish()
+    calls = [(e["frame"], e["type"], e["piece"]) for e in events if e["type"] in ("lance", "foul")]
+    assert calls == [(3, "lance", "B4"), (5, "foul", "B4")]
