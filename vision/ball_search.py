@@ -31,7 +31,7 @@ _BALL_MIN_SCORE = 0.35
 _SPOT_STILL = 0.5  # the least share a ball on a painted spot explains in a still
 _BALL_SURE = 0.6  # a fit this good is the ball: the candidates after it are not tried
 _MAX_STREAK_PX = 45.0  # a ball's motion blur: 4 m/s over 1/100 s at 1 mm a pixel
-_ON_FRAME = 0.7  # a blob this much on a goal's post or crossbar is the goal's (a ball: half)
+_ON_FRAME = 0.7  # a blob this much on a goal's crossbar is the goal's (a ball: about half)
 _HIDDEN = 0.9  # a fit that sees less of its silhouette is partly hidden (beside a piece)
 
 
@@ -157,12 +157,12 @@ def find_ball(
         for b in det._blobs(rest)
         if _MIN_BALL * _BALL_MM2 <= b[1] <= 12 * _BALL_MM2 and not det._in_goal(b[0].mean(axis=0))
     ]
-    # a blob that lies on a goal's post or crossbar is no ball (a bar a goalkeeper hid while
-    # the table was learned, painted as felt, was fitted as a ball 25-30 mm inside the goal
-    # once the goalkeeper moved); a ball under a bar (into a goal) shows beyond it. Its fit
-    # keeps the bar's pixels: where the table's model is right they are explained
-    frames = det._goal_frames_tight()
-    cands = [b for b in cands if _on_mask(frames, b[2]) < _ON_FRAME]
+    # a blob that lies on a goal's crossbar is no ball (a bar a goalkeeper hid while the table
+    # was learned, painted as felt, was fitted as a ball 25-30 mm inside the goal once the
+    # goalkeeper moved); a ball under a bar (into a goal) shows beyond it. Its fit keeps the
+    # bar's pixels: where the table's model is right they are explained
+    bars = det._crossbars()
+    cands = [b for b in cands if _on_mask(bars, b[2]) < _ON_FRAME]
     excluded = det._excluded(solids, hands)
     if not cands:  # white on white: a ball on a painted spot may leave no blob at all
         return det._ball_on_spot(img, bgf, excluded)

@@ -68,8 +68,8 @@ from vision.detections import Detections
 from vision.foreground import foreground, hand_mask, hand_polygons, nonzero_yx
 from vision.frame_memory import FrameMemory
 from vision.keeper_search import (
+    crossbars_mask,
     goal_frames_mask,
-    goal_frames_tight,
     goal_mouths,
     keeper_at,
     keeper_or,
@@ -190,7 +190,7 @@ class Detector:
         self._sub = np.zeros((1, 1, 3), np.uint8)
         self._floor = 0.0  # the felt's typical distance to the table's model in this image
         self._frames_mask: NDArray[np.bool_] | None = None  # the goals' posts and crossbars
-        self._frames_tight: NDArray[np.bool_] | None = None  # the same, no margin
+        self._bars_mask: NDArray[np.bool_] | None = None  # the crossbars, no margin
         self.ball_colour: FloatArray | None = None
         self._spots: list[tuple[FloatArray, tuple[NDArray[np.intp], NDArray[np.intp]]]] | None = (
             None
@@ -544,7 +544,7 @@ class Detector:
     _keeper_place = keeper_place
     _keeper = keeper_at
     _goal_frames = goal_frames_mask
-    _goal_frames_tight = goal_frames_tight
+    _crossbars = crossbars_mask
 
     def _good(self, x: Solid) -> bool:
         if x.kind == "button":

@@ -152,10 +152,10 @@ def goal_frames_mask(det: Detector) -> NDArray[np.bool_]:
     return det._frames_mask
 
 
-def goal_frames_tight(det: Detector) -> NDArray[np.bool_]:
-    """The pixels the goals' posts and crossbars cover at all (their anti-aliased outline, no
-    margin): what they hide of a ball under them (a ball in a goal is under its crossbar),
-    without the margin that would take a ball's sliver beside them."""
-    if det._frames_tight is None:
-        det._frames_tight = goal_frames_coverage(det.camera, det.table) > 0
-    return det._frames_tight
+def crossbars_mask(det: Detector) -> NDArray[np.bool_]:
+    """The pixels the goals' crossbars cover at all (their anti-aliased outline, no margin):
+    where a bar a goalkeeper hid while the table was learned shows as a ghost once it moves.
+    Not the posts: a ball beside a post (its sliver beyond the post's outline) is the ball."""
+    if det._bars_mask is None:
+        det._bars_mask = goal_frames_coverage(det.camera, det.table, posts=False) > 0
+    return det._bars_mask

@@ -110,10 +110,10 @@ def goal_frames(camera: Camera, table: TableSpec, margin_px: int = 2) -> U8:
     return np.asarray(cv2.dilate(mask, np.ones((k, k), np.uint8)), np.uint8)
 
 
-def goal_frames_coverage(camera: Camera, table: TableSpec, ss: int = 4) -> F32:
+def goal_frames_coverage(camera: Camera, table: TableSpec, ss: int = 4, posts: bool = True) -> F32:
     """The share (h, w) float32 of each pixel the goals' posts and crossbars cover (each a
     cylinder of the posts' diameter; ``ss`` x ``ss`` samples a pixel): their anti-aliased
-    outline, which a thin bar's pixels mostly are."""
+    outline, which a thin bar's pixels mostly are. The crossbars only when not ``posts``."""
     w, h = camera.image_size
     r, gh = table.post_diameter / 2.0, table.goal_height
     ang = np.linspace(0.0, 2.0 * np.pi, 16, endpoint=False)
@@ -121,18 +121,19 @@ def goal_frames_coverage(camera: Camera, table: TableSpec, ss: int = 4) -> F32:
     field = FieldModel(table)
     hulls = []
     for side in ("left", "right"):
-        posts = field.post_centres(side)
+        centres = field.post_centres(side)
         parts = [
             np.array(
                 [[cx + c, cy + sn, z] for c, sn in zip(cos, sin, strict=True) for z in (0.0, gh)]
             )
-            for cx, cy in posts
+            for cx, cy in centres
+            if posts
         ]
-        ys = np.linspace(posts[0, 1], posts[1, 1], 30)
+        ys = np.linspace(centres[0, 1], centres[1, 1], 30)
         parts += [  # the crossbar in pieces: a lens bends it
             np.array(
                 [
-                    [posts[0, 0] + c, y, gh + sn]
+                    [centres[0, 0] + c, y, gh + sn]
                     for y in ys[i : i + 2]
                     for c, sn in zip(cos, sin, strict=True)
                 ]
