@@ -17,21 +17,18 @@ from __future__ import annotations
 
 import functools
 import math
-from dataclasses import replace
 
 import numpy as np
 import pytest
 import shapely
 from numpy.typing import NDArray
 
-from benchmarks.bench_calibration import random_camera
-from benchmarks.bench_detect import _style
 from calibration.camera import Camera
 from geometry.pieces import Pieces
 from geometry.tablespec import load_table
-from simulator.match import Match
 from simulator.render import Renderer
 from simulator.state import FrameTruth
+from tests.vision.protocol_rig import learned_rig
 from vision.ball import sphere_outline
 from vision.detect import Detector
 
@@ -59,17 +56,7 @@ def _scene(ball_xy: tuple[float, float], keeper: Keeper) -> Pieces:
 
 def _rig(seed: int) -> tuple[Renderer, Detector]:
     """The protocol's rig: its camera (the true one), style, and the table learned as it does."""
-    rng = np.random.default_rng(seed)
-    cam, _, _ = random_camera(rng, TABLE, (1920, 1080))
-    style, _, _ = _style(rng)
-    if np.mean(style.field_bgr) > 150:
-        style = replace(style, ball_bgr=(30, 140, 250))
-    r = Renderer(TABLE, cam, style, rng=seed)
-    det = Detector(cam, TABLE)
-    det.learn_background(
-        [r.render(f) for f in Match(TABLE, "brasileira", seed=seed, fps=1.0).frames(15.0)]
-    )
-    return r, det
+    return learned_rig(seed)
 
 
 _CASES = ((-1.0, 20.0), (-0.7, -30.0), (0.7, 45.0), (1.0, 0.0))

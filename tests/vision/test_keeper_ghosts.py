@@ -17,19 +17,13 @@ reported, within a millimetre, on every frame.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 import pytest
 
-from benchmarks.bench_calibration import random_camera
-from benchmarks.bench_detect import _style
 from geometry.pieces import Pieces
 from geometry.tablespec import load_table
-from simulator.match import Match
-from simulator.render import Renderer
 from simulator.state import FrameTruth
-from vision.detect import Detector
+from tests.vision.protocol_rig import learned_rig
 
 TABLE = load_table("brasileira")
 HL = TABLE.half_length
@@ -54,16 +48,7 @@ def _scene(ball_xy: tuple[float, float]) -> Pieces:
 
 @pytest.mark.parametrize("seed", [300, 301])
 def test_no_ball_in_a_goal_a_goalkeeper_hid_while_the_table_was_learned(seed: int) -> None:
-    rng = np.random.default_rng(seed)
-    cam, _, _ = random_camera(rng, TABLE, (1920, 1080))
-    style, _, _ = _style(rng)
-    if np.mean(style.field_bgr) > 150:
-        style = replace(style, ball_bgr=(30, 140, 250))  # as the protocol: orange on pale felt
-    renderer = Renderer(TABLE, cam, style, rng=seed)
-    det = Detector(cam, TABLE)
-    det.learn_background(
-        renderer.render(f) for f in Match(TABLE, "brasileira", seed=seed, fps=1.0).frames(15.0)
-    )
+    renderer, det = learned_rig(seed)
     for side in (1.0, -1.0):
         # beside a post, 2 mm short of the line
         ball = np.array([side * (HL + 5.0 - 2.0), TABLE.goal_width / 2.0 - 6.0])
@@ -87,16 +72,7 @@ def test_the_crossbar_a_goalkeeper_hid_while_learning_is_never_the_ball(seed: in
     50 mm up, seen from the camera's side) while the white ball on the white goal line left no
     blob: 11 false goals at the goal-line protocol's centre place. The posts and crossbar
     stand over the table: nearer the camera than any ball, they are never a ball's pixels."""
-    rng = np.random.default_rng(seed)
-    cam, _, _ = random_camera(rng, TABLE, (1920, 1080))
-    style, _, _ = _style(rng)
-    if np.mean(style.field_bgr) > 150:
-        style = replace(style, ball_bgr=(30, 140, 250))
-    renderer = Renderer(TABLE, cam, style, rng=seed)
-    det = Detector(cam, TABLE)
-    det.learn_background(
-        renderer.render(f) for f in Match(TABLE, "brasileira", seed=seed, fps=1.0).frames(15.0)
-    )
+    renderer, det = learned_rig(seed)
     i = 0
     for side in (1.0, -1.0):
         for m in (-1.0, 1.0):  # the ball 1 mm short of wholly across the line, 1 mm past it

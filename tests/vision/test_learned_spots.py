@@ -11,20 +11,14 @@ table: :meth:`~vision.background.Background.refresh` takes them in.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 import pytest
 
-from benchmarks.bench_calibration import random_camera
-from benchmarks.bench_detect import _style
 from geometry.field import FieldModel
 from geometry.pieces import Pieces
 from geometry.tablespec import load_table
-from simulator.match import Match
-from simulator.render import Renderer
 from simulator.state import FrameTruth
-from vision.detect import Detector
+from tests.vision.protocol_rig import learned_rig
 
 TABLE = load_table("brasileira")
 HL = TABLE.half_length
@@ -59,16 +53,7 @@ def _frame(i: int, pieces: Pieces) -> FrameTruth:
 
 @pytest.mark.parametrize("seed", [321, 300, 301])
 def test_a_bare_spot_is_no_ball_once_seen_bare(seed: int) -> None:
-    rng = np.random.default_rng(seed)
-    cam, _, _ = random_camera(rng, TABLE, (1920, 1080))
-    style, _, _ = _style(rng)
-    if np.mean(style.field_bgr) > 150:
-        style = replace(style, ball_bgr=(30, 140, 250))  # as the protocol: orange on pale felt
-    renderer = Renderer(TABLE, cam, style, rng=seed)
-    det = Detector(cam, TABLE)
-    det.learn_background(
-        renderer.render(f) for f in Match(TABLE, "brasileira", seed=seed, fps=1.0).frames(15.0)
-    )
+    renderer, det = learned_rig(seed)
     # the ball well seen away from the marks for a few frames
     for i in range(4):
         ball = (300.0 + 3.0 * i, -60.0)
