@@ -39,6 +39,18 @@ def _slide(start: np.ndarray, v_mm_s: np.ndarray, t0_s: float, n: int) -> np.nda
     return start + np.maximum(t - t0_s, 0.0)[:, None] * v_mm_s
 
 
+def _strike(n: int, t_hit: float) -> tuple[np.ndarray, np.ndarray]:
+    """Frame times (n,) and positions (n, 3, 2) of A7, B8 and the ball: A7 from 85 mm away at
+    1500 mm/s strikes the resting ball at ``t_hit`` (then 300 mm/s), the ball leaves at 2 m/s;
+    B8 stands 300 mm off."""
+    t = np.arange(n) / FPS
+    t_go = t_hit - 50.0 / 1500.0
+    a7 = np.tile([-85.0, 0.0], (n, 1))
+    a7[:, 0] += 1500.0 * np.clip(t - t_go, 0.0, t_hit - t_go) + 300.0 * np.maximum(t - t_hit, 0)
+    ball = _slide(np.zeros(2), np.array([2000.0, 0.0]), t_hit, n)
+    return t, np.stack([a7, np.tile([0.0, 300.0], (n, 1)), ball], axis=1)
+
+
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_a_piece_flicked_away_from_a_neighbour_does_not_hit_it(seed: int) -> None:
     """A7 rests 7 mm from B8 and is flicked away from it in the middle of a frame interval:
@@ -205,13 +217,8 @@ def test_a_ball_seen_again_at_rest_then_struck_is_one_touch(seed: int) -> None:
     again where it rested, the ball still rests there; its start is found once."""
     rng = np.random.default_rng(seed)
     n = 18
-    t = np.arange(n) / FPS
     t_hit = (8.0 + 0.2 + 0.6 * rng.random()) / FPS
-    t_go = t_hit - 50.0 / 1500.0
-    a7 = np.tile([-85.0, 0.0], (n, 1))
-    a7[:, 0] += 1500.0 * np.clip(t - t_go, 0.0, t_hit - t_go) + 300.0 * np.maximum(t - t_hit, 0)
-    ball = _slide(np.zeros(2), np.array([2000.0, 0.0]), t_hit, n)
-    shown = np.stack([a7, np.tile([0.0, 300.0], (n, 1)), ball], axis=1)
+    t, shown = _strike(n, t_hit)
     finder = ContactFinder(IDS, KIND, SIZE, np.zeros(3), max_speed_mm_s=VMAX)
     found: list[TrackContact] = []
     for k in range(n):
@@ -235,13 +242,8 @@ def test_a_ball_struck_after_its_track_followed_a_false_ball_is_still_touched(se
     leaving its resting place, it was struck there."""
     rng = np.random.default_rng(seed)
     n = 24
-    t = np.arange(n) / FPS
     t_hit = (14.0 + rng.random()) / FPS
-    t_go = t_hit - 50.0 / 1500.0
-    a7 = np.tile([-85.0, 0.0], (n, 1))
-    a7[:, 0] += 1500.0 * np.clip(t - t_go, 0.0, t_hit - t_go) + 300.0 * np.maximum(t - t_hit, 0)
-    ball = _slide(np.zeros(2), np.array([2000.0, 0.0]), t_hit, n)
-    shown = np.stack([a7, np.tile([0.0, 300.0], (n, 1)), ball], axis=1)
+    t, shown = _strike(n, t_hit)
     finder = ContactFinder(IDS, KIND, SIZE, np.zeros(3), max_speed_mm_s=VMAX)
     found: list[TrackContact] = []
     for k in range(n):
