@@ -27,6 +27,7 @@ from numpy.typing import NDArray
 from calibration.camera import Camera
 from geometry.field import FieldModel
 from geometry.tablespec import TableSpec
+from vision.foreground import nonzero_yx, take_px
 from vision.table_masks import (
     coverage_map,
     felt_region,
@@ -150,11 +151,12 @@ class Background:
             np.zeros(0, np.intp),
         )
         self._refreshed = np.zeros(0, np.uint8)
-        # Gain samples: felt pixels away from the lines, fixed so the estimate does not jitter.
+        # Gain samples: felt pixels away from the lines, fixed so the estimate does not jitter;
+        # sorted flat indices (y * w + x): gathered in memory order (vision.foreground.take_px)
         rng = np.random.default_rng(0)
         ok = np.flatnonzero((self.region > 0).ravel() & (self.markings.ravel() < 0.01))
         pick = rng.choice(ok, size=min(_N_GAIN, len(ok)), replace=False) if len(ok) else ok
-        self._gain_idx = np.unravel_index(np.sort(pick), (self.h, self.w))
+        self._gain_idx: NDArray[np.intp] = np.sort(pick)
 
     @property
     def ready(self) -> bool:
@@ -352,10 +354,10 @@ class Background:
         coarse background (:attr:`sub`) is rebuilt when the gain moved by more than 1 %.
         """
         assert self.image is not None
-        if not len(self._gain_idx[0]):
+        if not len(self._gain_idx):
             return self.gain
-        seen = image_bgr[self._gain_idx].astype(np.float32)
-        ref = self.image[self._gain_idx]
+        seen = take_px(image_bgr, self._gain_idx).astype(np.float32)
+        ref = take_px(self.image, self._gain_idx)
         ratio = seen / np.maximum(ref, 4.0)
         good = (ratio > 0.3).all(axis=1) & (ratio < 3.0).all(axis=1)
         if good.sum() < 100:
@@ -517,7 +519,7 @@ class Background:
             self._heal_ref = np.zeros((*shape, 3), np.int16)
         since = self._heal_since
         since[explained] = np.nan
-        iy, ix = np.nonzero(fg & ~explained)
+        iy, ix = nonzero_yx(fg & ~explained)
         if not len(iy):
             return None
         like = self.table_like(sub_bgr, iy, ix)
@@ -542,7 +544,7 @@ class Background:
             near = cv2.dilate(thing, np.ones((3, 3), np.uint8)) > 0
             cand[near] = 0
             since[near] = np.nan
-        jy, jx = np.nonzero(cand)
+        jy, jx = nonzero_yx(cand)
         now = sub_bgr[jy, jx].astype(np.int16)
         before = since[jy, jx]
         moved = np.abs(now - self._heal_ref[jy, jx]).sum(axis=1) > _UNSTEADY_LEVEL

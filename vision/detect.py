@@ -443,7 +443,14 @@ class Detector:
         ]
         if polys:
             cv2.fillPoly(mask, polys, 1, cv2.LINE_8, 4)
-            mask = np.asarray(cv2.dilate(mask, np.ones((5, 5), np.uint8)), np.uint8)
+            # grown 2 px about the filled pixels' bounding box only: the same pixels (what
+            # lies outside it is 0, as the dilation's border is) at a fraction of the frame's
+            x, y, bw, bh = cv2.boundingRect(mask)
+            if bw:
+                y0, y1 = max(0, y - 2), min(mask.shape[0], y + bh + 2)
+                x0, x1 = max(0, x - 2), min(w, x + bw + 2)
+                box = mask[y0:y1, x0:x1]
+                box[:] = cv2.dilate(box, np.ones((5, 5), np.uint8))
         ys, xs = np.flatnonzero(hands.any(axis=1)), np.flatnonzero(hands.any(axis=0))
         if len(ys):
             # only about the hands (their full-resolution pixels, grown 3 px, lie within a
@@ -705,7 +712,7 @@ class Detector:
             if len(x.hull):
                 poly = np.round((x.hull - o) / s * 16).astype(np.int32)
                 cv2.fillPoly(lab, [poly], i + 1, cv2.LINE_8, 4)
-        iy, ix = np.nonzero(self._fg & (lab > 0))
+        iy, ix = nonzero_yx(self._fg & (lab > 0))
         ids = lab[iy, ix]
         like = self.bg.table_like(self._sub, iy, ix)
         n = np.bincount(ids, minlength=len(solids) + 1)
