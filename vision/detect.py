@@ -443,12 +443,13 @@ class Detector:
         ]
         if polys:
             cv2.fillPoly(mask, polys, 1, cv2.LINE_8, 4)
-            # grown 2 px about the filled pixels' bounding box only: the same pixels (what
-            # lies outside it is 0, as the dilation's border is) at a fraction of the frame's
-            x, y, bw, bh = cv2.boundingRect(mask)
-            if bw:
-                y0, y1 = max(0, y - 2), min(mask.shape[0], y + bh + 2)
-                x0, x1 = max(0, x - 2), min(w, x + bw + 2)
+            # grown 2 px within the vertices' bounding box only (the filled pixels lie within a
+            # pixel of it; outside it all is 0, as the dilation's border is): the same pixels
+            pts = np.concatenate(polys)
+            lo, hi = pts.min(axis=0) // 16 - 3, pts.max(axis=0) // 16 + 4
+            x0, y0 = max(0, int(lo[0])), max(0, int(lo[1]))
+            x1, y1 = min(w, int(hi[0])), min(mask.shape[0], int(hi[1]))
+            if x0 < x1 and y0 < y1:
                 box = mask[y0:y1, x0:x1]
                 box[:] = cv2.dilate(box, np.ones((5, 5), np.uint8))
         ys, xs = np.flatnonzero(hands.any(axis=1)), np.flatnonzero(hands.any(axis=0))
