@@ -151,6 +151,9 @@ class Background:
             np.zeros(0, np.intp),
         )
         self._refreshed = np.zeros(0, np.uint8)
+        # :meth:`refresh`'s flat indices into its coarse mask: (the rows they are of, the
+        # mask's shape, the indices)
+        self._busy_idx: tuple[NDArray[np.intp], tuple[int, ...], NDArray[np.intp]] | None = None
         # Gain samples: felt pixels away from the lines, fixed so the estimate does not jitter;
         # sorted flat indices (y * w + x): gathered in memory order (vision.foreground.take_px)
         rng = np.random.default_rng(0)
@@ -190,16 +193,22 @@ class Background:
         ys, xs = self._provisional
         if not len(ys):
             return
-        s = self.stride
-        bi = np.minimum(ys // s, busy.shape[0] - 1)
-        bj = np.minimum(xs // s, busy.shape[1] - 1)
-        free = ~busy[bi, bj]
+        # each pixel's flat index in ``busy``, kept while the pixels stay the same (most frames:
+        # a piece resting where the table was learned keeps its pixels for the whole match)
+        got = self._busy_idx
+        if got is None or got[0] is not ys or got[1] != busy.shape:
+            s = self.stride
+            bi = np.minimum(ys // s, busy.shape[0] - 1)
+            bj = np.minimum(xs // s, busy.shape[1] - 1)
+            got = self._busy_idx = (ys, busy.shape, bi * busy.shape[1] + bj)
+        free = ~busy.reshape(-1)[got[2]]
         if free.any():
             self.blend(image_bgr, (ys[free], xs[free]), 0.5)
             self._refreshed[free] += 1
         left = self._refreshed < times
-        self._provisional = (ys[left], xs[left])
-        self._refreshed = self._refreshed[left]
+        if not left.all():
+            self._provisional = (ys[left], xs[left])
+            self._refreshed = self._refreshed[left]
 
     def still(self, image_bgr: U8) -> F32:
         """The empty table estimated from one image (:func:`estimate_background`).
