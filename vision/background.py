@@ -27,6 +27,7 @@ from numpy.typing import NDArray
 from calibration.camera import Camera
 from geometry.field import FieldModel
 from geometry.tablespec import TableSpec
+from vision.foreground import nonzero_yx, take_px
 from vision.table_masks import (
     coverage_map,
     felt_region,
@@ -150,11 +151,15 @@ class Background:
             np.zeros(0, np.intp),
         )
         self._refreshed = np.zeros(0, np.uint8)
-        # Gain samples: felt pixels away from the lines, fixed so the estimate does not jitter.
+        # :meth:`refresh`'s flat indices into its coarse mask: (the rows they are of, the
+        # mask's shape, the indices)
+        self._busy_idx: tuple[NDArray[np.intp], tuple[int, ...], NDArray[np.intp]] | None = None
+        # Gain samples: felt pixels away from the lines, fixed so the estimate does not jitter;
+        # sorted flat indices (y * w + x): gathered in memory order (vision.foreground.take_px)
         rng = np.random.default_rng(0)
         ok = np.flatnonzero((self.region > 0).ravel() & (self.markings.ravel() < 0.01))
         pick = rng.choice(ok, size=min(_N_GAIN, len(ok)), replace=False) if len(ok) else ok
-        self._gain_idx = np.unravel_index(np.sort(pick), (self.h, self.w))
+        self._gain_idx: NDArray[np.intp] = np.sort(pick)
 
     @property
     def ready(self) -> bool:
@@ -188,16 +193,22 @@ class Background:
         ys, xs = self._provisional
         if not len(ys):
             return
-        s = self.stride
-        bi = np.minimum(ys // s, busy.shape[0] - 1)
-        bj = np.minimum(xs // s, busy.shape[1] - 1)
-        free = ~busy[bi, bj]
+        # each pixel's flat index in ``busy``, kept while the pixels stay the same (most frames:
+        # a piece resting where the table was learned keeps its pixels for the whole match)
+        got = self._busy_idx
+        if got is None or got[0] is not ys or got[1] != busy.shape:
+            s = self.stride
+            bi = np.minimum(ys // s, busy.shape[0] - 1)
+            bj = np.minimum(xs // s, busy.shape[1] - 1)
+            got = self._busy_idx = (ys, busy.shape, bi * busy.shape[1] + bj)
+        free = ~busy.reshape(-1)[got[2]]
         if free.any():
             self.blend(image_bgr, (ys[free], xs[free]), 0.5)
             self._refreshed[free] += 1
         left = self._refreshed < times
-        self._provisional = (ys[left], xs[left])
-        self._refreshed = self._refreshed[left]
+        if not left.all():
+            self._provisional = (ys[left], xs[left])
+            self._refreshed = self._refreshed[left]
 
     def still(self, image_bgr: U8) -> F32:
         """The empty table estimated from one image (:func:`estimate_background`).
@@ -352,10 +363,10 @@ class Background:
         coarse background (:attr:`sub`) is rebuilt when the gain moved by more than 1 %.
         """
         assert self.image is not None
-        if not len(self._gain_idx[0]):
+        if not len(self._gain_idx):
             return self.gain
-        seen = image_bgr[self._gain_idx].astype(np.float32)
-        ref = self.image[self._gain_idx]
+        seen = take_px(image_bgr, self._gain_idx).astype(np.float32)
+        ref = take_px(self.image, self._gain_idx)
         ratio = seen / np.maximum(ref, 4.0)
         good = (ratio > 0.3).all(axis=1) & (ratio < 3.0).all(axis=1)
         if good.sum() < 100:
@@ -517,7 +528,7 @@ class Background:
             self._heal_ref = np.zeros((*shape, 3), np.int16)
         since = self._heal_since
         since[explained] = np.nan
-        iy, ix = np.nonzero(fg & ~explained)
+        iy, ix = nonzero_yx(fg & ~explained)
         if not len(iy):
             return None
         like = self.table_like(sub_bgr, iy, ix)
@@ -542,7 +553,7 @@ class Background:
             near = cv2.dilate(thing, np.ones((3, 3), np.uint8)) > 0
             cand[near] = 0
             since[near] = np.nan
-        jy, jx = np.nonzero(cand)
+        jy, jx = nonzero_yx(cand)
         now = sub_bgr[jy, jx].astype(np.int16)
         before = since[jy, jx]
         moved = np.abs(now - self._heal_ref[jy, jx]).sum(axis=1) > _UNSTEADY_LEVEL

@@ -443,7 +443,15 @@ class Detector:
         ]
         if polys:
             cv2.fillPoly(mask, polys, 1, cv2.LINE_8, 4)
-            mask = np.asarray(cv2.dilate(mask, np.ones((5, 5), np.uint8)), np.uint8)
+            # grown 2 px within the vertices' bounding box only (the filled pixels lie within a
+            # pixel of it; outside it all is 0, as the dilation's border is): the same pixels
+            pts = np.concatenate(polys)
+            lo, hi = pts.min(axis=0) // 16 - 3, pts.max(axis=0) // 16 + 4
+            x0, y0 = max(0, int(lo[0])), max(0, int(lo[1]))
+            x1, y1 = min(w, int(hi[0])), min(mask.shape[0], int(hi[1]))
+            if x0 < x1 and y0 < y1:
+                box = mask[y0:y1, x0:x1]
+                box[:] = cv2.dilate(box, np.ones((5, 5), np.uint8))
         ys, xs = np.flatnonzero(hands.any(axis=1)), np.flatnonzero(hands.any(axis=0))
         if len(ys):
             # only about the hands (their full-resolution pixels, grown 3 px, lie within a
@@ -705,7 +713,7 @@ class Detector:
             if len(x.hull):
                 poly = np.round((x.hull - o) / s * 16).astype(np.int32)
                 cv2.fillPoly(lab, [poly], i + 1, cv2.LINE_8, 4)
-        iy, ix = np.nonzero(self._fg & (lab > 0))
+        iy, ix = nonzero_yx(self._fg & (lab > 0))
         ids = lab[iy, ix]
         like = self.bg.table_like(self._sub, iy, ix)
         n = np.bincount(ids, minlength=len(solids) + 1)

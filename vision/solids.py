@@ -29,6 +29,7 @@ from numpy.typing import NDArray
 
 from calibration.camera import Camera
 from geometry.pieces import rectangle_corners
+from vision.foreground import take_px
 
 __all__ = [
     "Solid",
@@ -264,13 +265,14 @@ def _observed(
     return _Roi(alpha[order], ang[order], rad[order], centre)
 
 
-def noise_floor(image: U8, bg: NDArray[np.float32], idx: tuple[NDArray[np.intp], ...]) -> float:
+def noise_floor(image: U8, bg: NDArray[np.float32], flat_idx: NDArray[np.intp]) -> float:
     """The felt's typical distance to the model of the empty table (:func:`unshadowed_distance`)
-    at sample pixels ``idx`` (felt, off the lines): the median, which the few pieces and hands
-    over the sample do not move."""
-    if not len(idx[0]):
+    at sample pixels ``flat_idx`` (flat indices ``y * w + x``; felt, off the lines): the
+    median, which the few pieces and hands over the sample do not move."""
+    if not len(flat_idx):
         return 0.0
-    d = unshadowed_distance(image[idx].astype(np.float32)[:, None], bg[idx][:, None])
+    seen = take_px(image, flat_idx).astype(np.float32)
+    d = unshadowed_distance(seen[:, None], take_px(bg, flat_idx)[:, None])
     return float(np.median(d))
 
 

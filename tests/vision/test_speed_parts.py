@@ -1,6 +1,6 @@
 """The detector's shortcuts for speed (issue 5, "Speed") give what the plain computations give:
 the coarse grid, the background's band update and its derived images, the masks computed on a
-band of rows only, the fits' pixels in order of their angle.
+band of rows only, the fits' pixels in order of their angle, the flat-index gathers.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from geometry.tablespec import load_table
 from vision import solids
 from vision.background import Background
 from vision.detect import Detector, _subsample
+from vision.foreground import nonzero_yx, take_px
 from vision.solids import Solid, fit_solid
 
 TABLE = load_table("brasileira")
@@ -61,6 +62,21 @@ def test_band_update_keeps_the_derived_images(size: tuple[int, int]) -> None:
     assert np.array_equal(kept_scaled, bg.scaled())
 
 
+@pytest.mark.parametrize("dtype", [np.uint8, np.float32])
+def test_flat_gathers_are_numpys_2d_ones(dtype: type) -> None:
+    """:func:`take_px` at ``y * w + x`` is ``img[y, x]``, also of an image that is a strided
+    view; :func:`nonzero_yx` is ``np.nonzero``, in the same order."""
+    rng = np.random.default_rng(6)
+    img = (rng.random((90, 160, 3)) * 255).astype(dtype)
+    mask = rng.random((90, 160)) < 0.1
+    ys, xs = np.nonzero(mask)
+    assert all(np.array_equal(a, b) for a, b in zip(nonzero_yx(mask), (ys, xs), strict=True))
+    assert np.array_equal(take_px(img, ys * 160 + xs), img[ys, xs])
+    view = img[1::3, 1::3]  # not contiguous
+    vy, vx = nonzero_yx(mask[1::3, 1::3])
+    assert np.array_equal(take_px(view, vy * view.shape[1] + vx), view[vy, vx])
+
+
 @pytest.mark.parametrize("size", [(960, 540), (1280, 720)])
 def test_masks_on_a_band_of_rows_are_the_frames_rows(size: tuple[int, int]) -> None:
     cam = preset_camera("tilted", TABLE, size)
@@ -80,6 +96,12 @@ def test_masks_on_a_band_of_rows_are_the_frames_rows(size: tuple[int, int]) -> N
     hc, wc = hands.shape
     hands[hc - 8 :, wc - 20 :] = hands[:5, 300:330] = True  # at the image's edges too
     w, h = size
+    for uv in ([1.0, 1.0], [w - 2.0, h / 2], [w / 2, h - 1.0]):  # buttons cut by the edges
+        s = Solid("button", np.zeros(3), 12.0)
+        s.hull = np.array(uv) + 20.0 * np.column_stack(
+            [np.cos(np.arange(0, 6.3, 0.3)), np.sin(np.arange(0, 6.3, 0.3))]
+        )
+        solids.append(s)
     full = det._excluded(solids, hands)
     ref = np.zeros((h, w), np.uint8)  # the plain computation, on the whole frame
     cv2.fillPoly(ref, [np.round(x.hull * 16).astype(np.int32) for x in solids], 1, cv2.LINE_8, 4)
