@@ -10,8 +10,9 @@ itself.
 
 - **Static**: the ball placed across each goal line in 0.1 mm steps from -1.0 to +1.0 mm (the
   margin of "wholly across the outer edge") at four places: the centre, beside each post (1 mm
-  inside it) and partly hidden by a goalkeeper standing beside it (placed where it covers about
-  a third of the ball's silhouette as the camera sees it); three noisy frames of each.
+  inside it) and partly hidden by a goalkeeper standing beside it (in front of it from the
+  camera, placed where it covers about a third of the ball's silhouette as the camera sees
+  it); three noisy frames of each.
   Correct: the right decision outside +/-0.5 mm; inside, the right one or TOO_CLOSE.
 - **Dynamic**: the ball rolled (pymunk physics, 480 Hz) to stop at -2, -1, 0, +1, +2 mm,
   from 150-450 mm out at random angles; and shots that cross in motion into the net. The truth
@@ -41,10 +42,11 @@ from benchmarks.bench_detect import _style
 from calibration.auto import calibrate_frames
 from calibration.camera import Camera
 from geometry.field import FieldModel
-from geometry.pieces import Pieces
+from geometry.pieces import Pieces, rectangle_corners
 from geometry.tablespec import load_table
 from monitor.cmd_goalline import ball_track, camera_sigma_mm
 from monitor.goalline import CallError, call_line, line_margins
+from simulator import occlusion
 from simulator.match import Match
 from simulator.physics import BALL_TAU_S, TableWorld, speed_for_distance
 from simulator.render import Renderer
@@ -128,19 +130,24 @@ def _pieces(ball_xy: tuple[float, float], keeper: tuple[float, float, float] | N
 
 def _keeper_hiding(
     rig: Rig, ball_xy: np.ndarray, share: float = 0.35
-) -> tuple[float, float, float]:
+) -> tuple[float, float, float] | None:
     """A goalkeeper beside the ball (0.5 mm gap, long side facing it) placed around it where it
-    covers closest to ``share`` of the ball's silhouette in the true camera."""
+    hides closest to ``share`` of the ball's silhouette in the true camera: only places where the
+    box is in front of the ball (:func:`simulator.occlusion.in_front`; behind it, the ball hides
+    part of the box, not the reverse). None where no place puts it in front."""
     from vision.ball import sphere_outline
 
     ball_poly = shapely.Polygon(sphere_outline(rig.true_cam, np.array([*ball_xy, R_MM]), R_MM))
-    best, best_err = (0.0, 0.0, 0.0), math.inf
+    ball_solid = occlusion.sphere([*ball_xy, R_MM], R_MM)
+    best, best_err = None, math.inf
     for a in np.radians(np.arange(0.0, 360.0, 10.0)):
         d = np.array([math.cos(a), math.sin(a)])
         c = ball_xy + d * (R_MM + 7.5 + 0.5)
         ang = a + math.pi / 2
-        u, v = np.array([math.cos(ang), math.sin(ang)]), d
-        corners = [c + su * 35 * u + sv * 7.5 * v for su in (-1, 1) for sv in (-1, 1)]
+        corners = rectangle_corners(c[None], np.array([[70.0, 15.0]]), np.array([ang]))[0]
+        keeper = occlusion.box(corners, 0.0, 35.0)
+        if not occlusion.in_front(keeper, ball_solid, rig.true_cam.centre_mm):
+            continue
         pts = np.array([[*p, z] for p in corners for z in (0.0, 35.0)])
         hull = shapely.MultiPoint(rig.true_cam.table_to_image(pts)).convex_hull
         cover = ball_poly.intersection(hull).area / max(ball_poly.area, 1e-9)
@@ -201,6 +208,7 @@ def static(rig: Rig, tally: Tally, inside: Tally) -> None:
             }[place]
             for m in np.round(np.arange(-1.0, 1.0001, 0.1), 2):
                 ball = np.array([s * (hl + R_MM + m), y])
+                # No place in front of the ball (none on the protocol's rigs): a free ball.
                 keeper = _keeper_hiding(rig, ball) if place == "keeper" else None
                 pieces = _pieces((float(ball[0]), float(ball[1])), keeper)
                 frames = [(k + j, rig.renderer.render(_frame(k + j, pieces))) for j in range(3)]

@@ -3,7 +3,8 @@
 The static scene (felt, rails, markings, goals, lighting) is drawn once per camera by
 :mod:`simulator.render_static`. Each frame copies that background and draws only the pieces,
 their shadows and the coaches' hands, each in its own region of interest (ROI), in painter's
-order (farthest from the camera first):
+order (:func:`simulator.occlusion.paint_order`: a piece that can hide another is drawn after it,
+decided from the two solids, not their centres; the hands last):
 
 - buttons as cylinders: the convex hull of the projected bottom (z = 0) and top (z = height)
   circles is the side, then the top face with its :class:`simulator.designs.TeamDesign`;
@@ -38,7 +39,9 @@ from calibration.camera import Camera
 from geometry.pieces import rectangle_corners
 from geometry.tablespec import TableSpec
 from rules.rulesets import RuleSetError, get_ruleset
+from simulator import occlusion
 from simulator.designs import RenderStyle
+from simulator.occlusion import Solid, in_front, paint_order
 from simulator.render_static import (
     FILL_BIAS,
     SHIFT,
@@ -105,6 +108,7 @@ class _Item:
     """One thing to draw: polygons (uv, colour) in order, each inside the first; label; shadow."""
 
     dist: float
+    solid: Solid | None = None  # what it is in 3D (None: a hand, drawn over every piece)
     polys: list[tuple[FloatArray, BGR]] = field(default_factory=list)
     label: tuple[str, FloatArray, float, BGR] | None = None
     shadows: list[FloatArray] = field(default_factory=list)
@@ -192,15 +196,15 @@ class Renderer:
         static_items = self._static_items(frame, ~moving)
         items = self._piece_items(frame, clean, moving) if moving.any() else []
         boxes = [self._bbox(it) for it in items]
-        # Resting pieces nearer the camera that overlap a moving one (or such an occluder) are
-        # drawn per frame, in painter's order with the moving ones, not baked into the layer.
+        # Resting pieces that can hide a moving one (or such an occluder) are drawn per frame,
+        # in painter's order with the moving ones, not baked into the layer.
         occluders: set[int] = set()
         grew = bool(items)
         while grew:
             grew = False
             for k, (s_it, s_box) in enumerate(static_items):
                 if k not in occluders and any(
-                    s_it.dist < it.dist and _overlap(s_box, b)
+                    _overlap(s_box, b) and self._hides(s_it, it)
                     for it, b in zip(items, boxes, strict=True)
                 ):
                     occluders.add(k)
@@ -208,8 +212,8 @@ class Renderer:
                     boxes.append(s_box)
                     grew = True
         out = self._static_layer(frozenset(occluders)).copy()
-        for item in sorted(items, key=lambda it: -it.dist):
-            self._draw(out, item)
+        for k in self._paint_order(items, boxes):
+            self._draw(out, items[k])
         for hand in frame.hands:
             hand_item = self._hand_item(hand)
             if hand_item is not None:
@@ -235,10 +239,26 @@ class Renderer:
             np.column_stack([p.xy_mm, p.angle_rad, h, z0, p.size_mm])[static].tobytes(),
         )
         if self._items_cache is None or self._items_cache[0] != key:
-            items = sorted(self._piece_items(frame, True, static), key=lambda it: -it.dist)
-            self._items_cache = (key, [(it, self._bbox(it)) for it in items])
+            items = self._piece_items(frame, True, static)
+            boxes = [self._bbox(it) for it in items]
+            order = self._paint_order(items, boxes)
+            self._items_cache = (key, [(items[k], boxes[k]) for k in order])
             self._layer_cache = None
         return self._items_cache[1]
+
+    def _paint_order(self, items: list[_Item], boxes: list[Box]) -> list[int]:
+        """Indices of ``items`` (pieces, each with its solid) in the order they are drawn."""
+        solids: list[Solid] = []
+        for it in items:
+            assert it.solid is not None
+            solids.append(it.solid)
+        return paint_order(solids, self.camera.centre_mm, boxes)
+
+    def _hides(self, a: _Item, b: _Item) -> bool:
+        """Whether piece ``a`` can hide piece ``b`` (their centres decide where they overlap)."""
+        assert a.solid is not None and b.solid is not None
+        front = in_front(a.solid, b.solid, self.camera.centre_mm)
+        return a.dist < b.dist if front is None else front
 
     def _static_layer(self, skip: frozenset[int]) -> U8:
         """Background + the resting pieces but ``skip``; rebuilt only when either changes.
@@ -371,7 +391,9 @@ class Renderer:
         for j, i in enumerate(disc):
             if not ok_disc[j]:
                 continue
-            it = _Item(float(dist[i]), d_px=d_px[i])
+            it = _Item(
+                float(dist[i]), occlusion.cylinder(xy[j], rr[j], z0[i], top[i]), d_px=d_px[i]
+            )
             bottom, ctop, ring_o, ring_i = uv_circ[j]
             design = self.style.design(str(p.team[i])) if p.kind[i] != "ball" else None
             base = design.base_bgr if design else self.style.ball_bgr
@@ -397,7 +419,7 @@ class Renderer:
             pts = np.column_stack([pts, np.repeat([z0[i], top[i]], 4)])
             if not ok_gk[j * 8 : j * 8 + 8].all():
                 continue
-            it = _Item(float(dist[i]), d_px=d_px[i])
+            it = _Item(float(dist[i]), occlusion.box(c4[j], z0[i], top[i]), d_px=d_px[i])
             design = self.style.design(str(p.team[i]))
             self._box_faces(it, pts, uv_gk[j * 8 : j * 8 + 8], design.base_bgr)
             if design.pattern != "plain":
@@ -413,7 +435,7 @@ class Renderer:
             uv_sh, ok_sh = take(_N)
             if not ok_s.all():
                 continue
-            it = _Item(float(dist[i]), d_px=d_px[i])
+            it = _Item(float(dist[i]), occlusion.sphere(centre[i], r[i]), d_px=d_px[i])
             mid = uv_s.mean(axis=0)
             it.polys += [
                 (uv_s, _shade(self.style.ball_bgr, 0.78)),
