@@ -522,12 +522,20 @@ def faint_peaks(
     med = float(np.median(sample))
     sigma = 1.4826 * float(np.median(np.abs(sample - med)))
     thr = med + _FAINT_SIGMAS * max(sigma, 1e-3)
-    # local maxima over a ball's diameter (the smallest expected: two balls' peaks stay apart)
+    # local maxima (over the smallest expected diameter), then at most one within the
+    # filter's reach (three diameters) about the strongest: a thing the fits missed (a
+    # button's leftover, a print) peaks all over its pixels and would take every place
     k = int(max(3, np.min(sizes[ok])))
     top = cv2.dilate(resp, np.ones((k, k), np.uint8))
     py, px = np.nonzero((resp >= top) & (resp > thr))
-    order = np.argsort(-resp[py, px])[:_FAINT_PEAKS]
-    return [np.array([px[i] + x0, py[i] + y0], np.float64) for i in order]
+    peaks: list[FloatArray] = []
+    for i in np.argsort(-resp[py, px]):
+        uv = np.array([px[i], py[i]], np.float64)
+        if all(np.hypot(*(uv - q)) > 3 * sizes[py[i], px[i]] for q in peaks):
+            peaks.append(uv)
+            if len(peaks) == _FAINT_PEAKS:
+                break
+    return [q + np.array([x0, y0], np.float64) for q in peaks]
 
 
 def faint_ball(
