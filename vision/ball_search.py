@@ -16,6 +16,7 @@ from numpy.typing import NDArray
 
 from geometry.field import FieldModel
 from vision.ball import BallFit, ball_on_spots, fit_ball, plausible_colour, shadow_like
+from vision.foreground import _SHADOW_K
 from vision.solids import (
     Solid,
 )
@@ -165,7 +166,8 @@ def find_ball(
     cands = [b for b in cands if _on_mask(bars, b[2]) < _ON_FRAME]
     excluded = det._excluded(solids, hands)
     if not cands:  # white on white: a ball on a painted spot may leave no blob at all
-        return det._ball_on_spot(img, bgf, excluded)
+        spot = det._ball_on_spot(img, bgf, excluded)
+        return spot if spot is not None else faint_ball(det, img, bgf, excluded)
 
     # most ball-like first: the strongest ball-sized difference from the table at full
     # resolution (a ball is a solid colour; the noise's and a print's leftovers are single
@@ -245,8 +247,8 @@ def find_ball(
     top = max((q[0] for q in scored), default=0.0)
     if best is None or top < _BALL_MIN_SCORE:
         best = det._ball_on_spot(img, bgf, excluded)
-        if best is None:
-            return None
+        if best is None:  # white on a pale felt: the coarse foreground may miss the ball
+            return faint_ball(det, img, bgf, excluded)
     elif top < _BALL_SURE:
         # a fair fit elsewhere (a print, the net's edge) against a ball on a painted spot,
         # white on white and no blob (a kick-off): the one that explains more wins
@@ -427,3 +429,139 @@ def refresh_spots(
         if hands[i0:i1, j0:j1].any():
             continue
         det.bg.blend(img, (ys, xs), 0.5)
+
+
+# A still's last look for a faint ball (white on a pale felt: the coarse foreground misses it)
+_FAINT_SIGMAS = 6.0  # a peak this many of the filter's noise (robust sigma) above its median
+_FAINT_PEAKS = 8  # the strongest peaks fitted, at most
+_FAINT_EXPLAINED = 0.6  # a fit that explains less of its pixels is a print, an edge or noise
+_FAINT_NEAR_PX = 6.0  # the fit's centre this near its peak: a fit that runs off is no ball
+_FAINT_RAIL_PX = 9  # the felt's edge left out (the region in by 4 px)
+_FAINT_GRID = 16  # cells across the image on which the ball's size in pixels is measured
+
+
+def _ball_px(det: Detector) -> NDArray[np.float32]:
+    """The ball's expected diameter (px, full resolution (h, w)) at each pixel: from the camera
+    at the ball's centre height, on a coarse grid (it changes slowly) and interpolated."""
+    w, h = det.camera.image_size
+    sz = det.sizes
+    z_c = sz.ball_diameter / 2 if sz.ball_height >= 0.8 * sz.ball_diameter else sz.ball_height
+    gw, gh = _FAINT_GRID, max(2, round(_FAINT_GRID * h / w))
+    uu, vv = np.meshgrid(np.linspace(0, w - 1, gw), np.linspace(0, h - 1, gh))
+    uv = np.column_stack([uu.ravel(), vv.ravel()])
+    xy0 = det.camera.image_to_table(uv, z_c)
+    xy1 = det.camera.image_to_table(uv + np.array([1.0, 0.0]), z_c)
+    xy2 = det.camera.image_to_table(uv + np.array([0.0, 1.0]), z_c)
+    # mm per pixel: the mean of the two directions' (the silhouette is about round)
+    mm_px = 0.5 * (np.hypot(*(xy1 - xy0).T) + np.hypot(*(xy2 - xy0).T))
+    d_px = np.where(np.isfinite(mm_px) & (mm_px > 1e-3), sz.ball_diameter / mm_px, np.nan)
+    fill = float(np.nanmedian(d_px)) if np.isfinite(d_px).any() else 10.0
+    grid = np.nan_to_num(d_px, nan=fill).reshape(gh, gw).astype(np.float32)
+    return np.asarray(cv2.resize(grid, (w, h), interpolation=cv2.INTER_LINEAR), np.float32)
+
+
+def _box(a: NDArray[np.float32], n: int) -> NDArray[np.float32]:
+    """Sums over n x n windows (zero beyond the array's edges)."""
+    return np.asarray(
+        cv2.boxFilter(a, -1, (n, n), normalize=False, borderType=cv2.BORDER_CONSTANT), np.float32
+    )
+
+
+def faint_peaks(
+    det: Detector, img: U8, bgf: NDArray[np.float32], excluded: NDArray[np.bool_]
+) -> list[FloatArray]:
+    """Where a ball-sized spot differs from the table more than the table around it does
+    (px, strongest first): a centre-surround filter of the summed channel difference at full
+    resolution, sized to the ball's expected diameter where it lies, over the felt inside the
+    rails less the goals and the pieces' and hands' pixels; peaks above a threshold relative
+    to the filter's own noise over the felt.
+
+    The mean over a box of the ball's diameter less the mean over the ring about it to three
+    diameters: a faint ball differs from the felt where the felt around it does not, while a
+    light gradient, a vignette or the still's model's slow errors cancel out."""
+    # a rail's few pixels in from the felt's edge (where the table's model meets the wood's)
+    rail = np.ones((_FAINT_RAIL_PX, _FAINT_RAIL_PX), np.uint8)
+    region = (cv2.erode(det.bg.region, rail) > 0) & (det.bg.goals == 0)
+    ys, xs = np.nonzero(region[:, :: det.stride])
+    if not len(ys):
+        return []
+    y0, y1 = int(ys.min()), int(ys.max()) + 1
+    x0, x1 = int(xs.min()) * det.stride, min(img.shape[1], (int(xs.max()) + 1) * det.stride)
+    ok = region[y0:y1, x0:x1] & ~excluded[y0:y1, x0:x1]
+    seen, ref = img[y0:y1, x0:x1].astype(np.float32), bgf[y0:y1, x0:x1]
+    level = np.asarray(
+        cv2.transform(cv2.absdiff(seen, ref), np.ones((1, 3), np.float32)), np.float32
+    )
+    # a cast shadow (the table's colour darkened, as the foreground excuses it: the pieces'
+    # beside them, a hand's) is no ball; a pale ball's lit core, lighter than the felt, stays
+    norm2 = np.maximum(cv2.transform(ref * ref, np.ones((1, 3), np.float32)), 1.0)
+    k_dark = cv2.transform(seen * ref, np.ones((1, 3), np.float32)) / norm2
+    off2 = cv2.transform((seen - k_dark[:, :, None] * ref) ** 2, np.ones((1, 3), np.float32))
+    shadow = (k_dark > _SHADOW_K) & (k_dark < 0.97) & (off2 < (12.0 + 0.06 * np.sqrt(norm2)) ** 2)
+    level[~ok | shadow] = 0.0
+    okf = ok.astype(np.float32)
+    sizes = np.clip(np.round(_ball_px(det)[y0:y1, x0:x1]), 3, None).astype(np.int32)
+    resp = np.zeros(level.shape, np.float32)
+    for d in np.unique(sizes[ok]):
+        k, big = int(d), 3 * int(d)
+        rows = np.flatnonzero((sizes == d).any(axis=1))
+        # the rows of this size (the size changes along them on a tilted camera), and the
+        # filter's reach about them
+        a, b = max(0, int(rows[0]) - big), min(len(sizes), int(rows[-1]) + big + 1)
+        lv, m = level[a:b], okf[a:b]
+        s_in, n_in = _box(lv, k), _box(m, k)
+        s_out, n_out = _box(lv, big) - s_in, _box(m, big) - n_in
+        diff = s_in / np.maximum(n_in, 1.0) - s_out / np.maximum(n_out, 1.0)
+        # most of the ball's own pixels seen, and enough of the felt around to compare with
+        fair = (n_in >= 0.5 * k * k) & (n_out >= 0.25 * (big * big - k * k))
+        here = (sizes[a:b] == d) & ok[a:b] & fair
+        resp[a:b][here] = diff[here]
+    sample = resp[ok][:: max(1, int(ok.sum()) // 200_000)]
+    if not len(sample):
+        return []
+    med = float(np.median(sample))
+    sigma = 1.4826 * float(np.median(np.abs(sample - med)))
+    thr = med + _FAINT_SIGMAS * max(sigma, 1e-3)
+    # local maxima (over the smallest expected diameter), then at most one within the
+    # filter's reach (three diameters) about the strongest: a thing the fits missed (a
+    # button's leftover, a print) peaks all over its pixels and would take every place
+    k = int(max(3, np.min(sizes[ok])))
+    top = cv2.dilate(resp, np.ones((k, k), np.uint8))
+    py, px = np.nonzero((resp >= top) & (resp > thr))
+    peaks: list[FloatArray] = []
+    for i in np.argsort(-resp[py, px]):
+        uv = np.array([px[i], py[i]], np.float64)
+        if all(np.hypot(*(uv - q)) > 3 * sizes[py[i], px[i]] for q in peaks):
+            peaks.append(uv)
+            if len(peaks) == _FAINT_PEAKS:
+                break
+    return [q + np.array([x0, y0], np.float64) for q in peaks]
+
+
+def faint_ball(
+    det: Detector, img: U8, bgf: NDArray[np.float32], excluded: NDArray[np.bool_]
+) -> BallFit | None:
+    """On a still where no ball was found, the ball among :func:`faint_peaks`: each fitted by
+    :func:`vision.ball.fit_ball` from its peak, and the best of the fits that explain its
+    pixels well (a ball, not a print or an edge), stay near their peak and score as a ball.
+
+    A learned table sees a faint ball as any other (its foreground is the table's noise, not
+    the still's model's error): only stills are searched so."""
+    if det.learned:
+        return None
+    sz = det.sizes
+    z_c = sz.ball_diameter / 2 if sz.ball_height >= 0.8 * sz.ball_diameter else sz.ball_height
+    best: tuple[float, BallFit] | None = None
+    for peak in faint_peaks(det, img, bgf, excluded):
+        xy0 = det.camera.image_to_table(peak[None], z_c)[0]
+        fit = fit_ball(
+            img, bgf, det.camera, xy0, sz.ball_diameter, sz.ball_height, excluded=excluded
+        )
+        if fit is None or not det._ball_fit_ok(fit) or fit.explained < _FAINT_EXPLAINED:
+            continue
+        if np.hypot(*(fit.uv_px - peak)) > _FAINT_NEAR_PX or det._in_goal(fit.xy_mm):
+            continue
+        score = det._ball_score(fit, bgf, peak)
+        if score >= _BALL_MIN_SCORE and (best is None or score > best[0]):
+            best = (score, fit)
+    return best[1] if best is not None else None
