@@ -56,8 +56,8 @@ def _frame(ball_xy_mm: tuple[float, float] | None) -> FrameTruth:
 FAINT_MM = [(200.0, 250.0)]
 # failure rows, lost still: the still's estimate of the left penalty mark is fitted as a ball
 # on the spot first (the faint search runs only when no ball was found); a ball on a white
-# line (the halfway line; the centre circle's edge) is fitted in place, 0.05-0.16 mm off, but
-# scored against the line's colour under its centre (0.25-0.26 of the 0.35 it needs)
+# line (the halfway line; the centre circle's edge) is fitted in place, 0.16 and 0.29 mm off,
+# but scored against the line's colour under its centre (0.25 and 0.24 of the 0.35 it needs)
 FAILING_MM = {
     (100.0, 450.0): "the penalty mark taken for a ball on the spot",
     (0.0, 500.0): "a white ball on the halfway line scores too low",
