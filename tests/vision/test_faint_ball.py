@@ -1,0 +1,119 @@
+"""A still's faint ball (issue 5, stills' ball recall): a white ball on a pale felt, far from a
+tilted camera, differs from the still's model of the table too little for the coarse
+foreground, so the ball's search had no candidate and lost it; a full-resolution
+centre-surround search (:func:`vision.ball_search.faint_ball`) finds it. On a table without
+a ball it finds none.
+
+Seeded renders with the true camera, one renderer per felt (its static scene is drawn once);
+footprint errors in table mm.
+"""
+
+from __future__ import annotations
+
+from unittest.mock import patch
+
+import numpy as np
+import pytest
+
+from calibration.camera import preset_camera
+from geometry.pieces import Pieces
+from geometry.tablespec import load_table
+from simulator.designs import RenderStyle
+from simulator.render import Renderer
+from simulator.state import FrameTruth
+from vision import ball_search
+from vision.detect import Detector
+from vision.detections import Detections
+
+TABLE = load_table("brasileira")
+# a few buttons of each team (their shadows and rims near the search) and the ball
+BUTTONS_MM = [(-600.0, -250.0), (-150.0, 350.0), (250.0, -300.0), (700.0, 150.0)]
+
+
+def _frame(ball_xy_mm: tuple[float, float] | None) -> FrameTruth:
+    """Four resting buttons and, unless None, the ball at ``ball_xy_mm``."""
+    n = len(BUTTONS_MM)
+    ids = [f"A{i}" for i in range(n // 2)] + [f"B{i}" for i in range(n - n // 2)]
+    team, kind = [i[0] for i in ids], ["button"] * n
+    xy, size = list(BUTTONS_MM), [(60.0, 60.0)] * n
+    if ball_xy_mm is not None:
+        ids, team, kind = [*ids, "ball"], [*team, ""], [*kind, "ball"]
+        xy, size = [*xy, ball_xy_mm], [*size, (10.0, 10.0)]
+    m = len(ids)
+    pieces = Pieces(
+        np.array(ids),
+        np.array(team),
+        np.array(kind),
+        np.array(xy, float),
+        np.array(size, float),
+        np.zeros(m),
+        np.full(m, 10.0),
+    )
+    return FrameTruth(0, 0.0, pieces, np.zeros((m, 2)), np.zeros(m, bool))
+
+
+# the ball far from the tilted camera, where the coarse foreground does not see it
+FAINT_MM = [(200.0, 250.0)]
+# failure rows, lost still: the still's estimate of the left penalty mark is fitted as a ball
+# on the spot first (the faint search runs only when no ball was found); a ball on a white
+# line (the halfway line; the centre circle's edge) is fitted in place, 0.16 and 0.29 mm off,
+# but scored against the line's colour under its centre (0.25 and 0.24 of the 0.35 it needs)
+FAILING_MM = {
+    (100.0, 450.0): "the penalty mark taken for a ball on the spot",
+    (0.0, 500.0): "a white ball on the halfway line scores too low",
+    (100.0, 150.0): "a white ball on the centre circle's line scores too low",
+}
+
+
+@pytest.fixture(scope="module")
+def pale() -> dict[object, tuple[Detections, Detections | None]]:
+    """The tilted camera over a pale felt (a white team against a blue one): the table
+    without a ball and with it at each place, rendered in this order (the renderer's noise
+    changes from one render to the next) and detected as stills; the faint rows also
+    without the faint search."""
+    cam = preset_camera("tilted", TABLE, (1920, 1080))
+    style = RenderStyle.hard_pair(
+        "white_on_light", noise_sigma=4.0, jpeg_quality=80, light_gradient=0.2, seed=7
+    )
+    r = Renderer(TABLE, cam, style, rng=7)
+    out: dict[object, tuple[Detections, Detections | None]] = {}
+    for xy in [None, *FAILING_MM, *FAINT_MM]:
+        img = r.render(_frame(xy))
+        without = None
+        if xy in FAINT_MM:  # the premise: the ball's search without the faint one loses it
+            with patch.object(ball_search, "faint_ball", lambda *_: None):
+                without = Detector(cam, TABLE).detect(img)
+        out[xy] = (Detector(cam, TABLE).detect(img), without)
+    return out
+
+
+def _found(d: Detections, xy: tuple[float, float]) -> bool:
+    """One ball, within 0.5 mm of ``xy``."""
+    balls = d.xy_mm[d.kind == "ball"]
+    return len(balls) == 1 and float(np.hypot(*(balls[0] - xy))) < 0.5
+
+
+@pytest.mark.parametrize("xy", FAINT_MM)
+def test_faint_ball_on_pale_felt_is_found(pale, xy) -> None:  # type: ignore[no-untyped-def]
+    """Lost without the faint search, found with it within 0.5 mm."""
+    d, without = pale[xy]
+    assert without is not None and not (without.kind == "ball").any()
+    assert _found(d, xy)
+
+
+def test_no_ball_no_false_ball(pale) -> None:  # type: ignore[no-untyped-def]
+    """The same table without a ball: the faint search invents none."""
+    d, _ = pale[None]
+    assert not (d.kind == "ball").any()
+
+
+@pytest.mark.parametrize(
+    "xy",
+    [
+        pytest.param(xy, marks=pytest.mark.xfail(strict=True, reason=why))
+        for xy, why in FAILING_MM.items()
+    ],
+)
+def test_failure_rows(pale, xy) -> None:  # type: ignore[no-untyped-def]
+    """Faint balls still lost (see ``FAILING_MM``): kept so that a fix shows."""
+    assert _found(pale[xy][0], xy)
