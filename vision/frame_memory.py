@@ -90,7 +90,8 @@ class FrameMemory:
         hands about it (``hands``, none when not given) have changed since: a hand that moves
         may uncover what the fit lacked (a piece it half hid), which is tried again."""
         win, _ = self.patch(sub, uv_px)
-        for k0, w0, p0, h0 in reversed(self.rejects):
+        for i in reversed(range(len(self.rejects))):
+            k0, w0, p0, h0 = self.rejects[i]
             # the same window give or take a coarse pixel (a seed's radius jitters with noise)
             if k0 == kind and all(
                 abs(a.start - b.start) <= 1 and abs(a.stop - b.stop) <= 1
@@ -111,5 +112,8 @@ class FrameMemory:
                     continue
                 now = sub[y0:y1, x0:x1].astype(np.int16)
                 changed = np.abs(now - p0[then]).sum(axis=2) > _CHANGE_LEVEL
-                return bool(float(changed.mean()) < 0.02)
+                holds = bool(float(changed.mean()) < 0.02)
+                if holds:  # still of use: the last to be forgotten (a print, a fold at rest)
+                    self.rejects.append(self.rejects.pop(i))
+                return holds
         return False

@@ -1,6 +1,7 @@
 """A seed beside a coach's hand that fits no button (the hand's edge, a piece it half hides)
 is not fitted again on every frame the hand rests there; once the hand moves it is, and the
-piece the hand hid is found as soon as it is uncovered.
+piece the hand hid is found as soon as it is uncovered. A failed search still in use is the
+last the memory forgets.
 
 Seeded renders through two preset cameras; the truth is the scene's.
 """
@@ -21,6 +22,7 @@ from simulator.designs import RenderStyle
 from simulator.render import Renderer
 from simulator.state import FrameTruth, Hand
 from vision.detect import Detector
+from vision.frame_memory import FrameMemory
 
 TABLE = load_table("brasileira")
 HIDDEN_XY_MM = (600.0, -120.0)  # the button the hand rests over
@@ -85,3 +87,20 @@ def test_a_seed_beside_a_resting_hand_is_fitted_once(
     buttons = out.xy_mm[out.kind == "button"]
     gap_mm = np.hypot(*(buttons - np.array(HIDDEN_XY_MM)).T)
     assert len(buttons) == 4 and gap_mm.min() < 3.0  # the uncovered button, at once
+
+
+def test_a_failed_search_still_in_use_outlives_newer_ones() -> None:
+    """The memory keeps the last 40 failed searches: one matched again (a print at rest) is
+    kept over those that came after it, so it is not fitted again every 40 failures."""
+    rng = np.random.default_rng(4)
+    sub = rng.integers(0, 255, (90, 120, 3)).astype(np.uint8)
+    mem = FrameMemory(stride=3)
+    first = np.array([[30.0, 30.0], [45.0, 45.0]])
+    mem.reject(sub, first, "ball")
+    for k in range(45):
+        corner = np.array([6.0 * (k % 15) + 60.0, 60.0 * (k // 15) + 60.0])
+        mem.reject(sub, corner + np.array([[0.0, 0.0], [12.0, 12.0]]), "ball")
+        if k == 20:
+            assert mem.rejected(sub, first, "ball")  # in use
+    mem.remember(sub, [], None)
+    assert len(mem.rejects) == 40 and mem.rejected(sub, first, "ball")
