@@ -129,7 +129,7 @@ def ball_elsewhere(
             continue
         if hands[det.memory.patch(det._sub, uv)[0]].any():
             continue
-        if not (det.learned and det.memory.rejected(det._sub, uv, "ball")):
+        if not (det.learned and det.memory.rejected(det._sub, uv, "ball", hands)):
             return True
     return False
 
@@ -191,7 +191,7 @@ def find_ball(
     for _xy, _area, uv in cands[:8]:
         if scored and max(q[0] for q in scored) >= _BALL_SURE:
             break  # the candidates come most ball-like first: the rest are leftovers
-        if det.learned and det.memory.rejected(det._sub, uv, "ball"):
+        if det.learned and det.memory.rejected(det._sub, uv, "ball", hands):
             continue  # tried in vain and unchanged since
         c = uv.mean(axis=0)
         xy0 = det.camera.image_to_table(c[None], z_c)[0]

@@ -477,8 +477,8 @@ class Detector:
         """Seeds where the distance transform is wide enough for a button; cylinder fits.
 
         In a video (``hands`` given), a seed fitted in vain is remembered with its pixels and
-        not fitted again while they stay the same (a fold of the net, a print the model of the
-        table lacks)."""
+        the hands about it, and not fitted again while they stay the same (a fold of the net, a
+        print the model of the table lacks, a hand's edge at rest)."""
         s = self.stride
         dt = cv2.distanceTransform(fg.astype(np.uint8), cv2.DIST_L2, 5)
         peak = (dt >= cv2.dilate(dt, np.ones((5, 5), np.uint8))) & (dt >= 2.0)
@@ -494,8 +494,8 @@ class Detector:
             if all(np.hypot(*(xy - q)) > 0.8 * max(r_mm[j], rq) for q, rq in seeds):
                 r_px = float(dt[iy[j], ix[j]]) * s
                 box = self._uv_sub[iy[j], ix[j]] + np.array([[-r_px, -r_px], [r_px, r_px]])
-                if self.learned and self.memory.rejected(self._sub, box, "button"):
-                    continue  # fitted in vain before, and its pixels have not changed
+                if self.learned and self.memory.rejected(self._sub, box, "button", hands):
+                    continue  # fitted in vain before, and nothing about it has changed
                 seeds.append((xy, float(r_mm[j])))
                 boxes.append(box)
         h = self.sizes.button_height
@@ -610,7 +610,7 @@ class Detector:
                 if (
                     long
                     and self._keeper_place(c)
-                    and not self.memory.rejected(self._sub, uv, "keeper")
+                    and not self.memory.rejected(self._sub, uv, "keeper", hands)
                 ):
                     if excluded is None:
                         # not the goalkeepers fitted already (from a 'button' on the line): a
@@ -623,7 +623,7 @@ class Detector:
                         keepers.append(g)
                         continue
                     if self.learned:  # a blob that is no goalkeeper: not tried again unchanged
-                        self.memory.reject(self._sub, uv, "keeper")
+                        self.memory.reject(self._sub, uv, "keeper", hands)
             if _MIN_BALL * _BALL_MM2 <= area <= 12 * _BALL_MM2:
                 small.append((xy, area, uv))
         if not self.learned:
@@ -635,12 +635,11 @@ class Detector:
         return keepers, small
 
     def _reject(self, uv: FloatArray, hands: NDArray[np.bool_], kind: str) -> None:
-        """Remember a blob (its pixels, px) where the search for ``kind`` failed, unless a
-        hand is beside it (what the hand hid may be the piece's)."""
+        """Remember a blob (its pixels, px) where the search for ``kind`` failed, with the
+        hands about it: beside a hand it is tried again once the hand moves (what the hand
+        hid may be the piece's), not on every frame the hand rests there."""
         if self.learned:
-            win, _ = self.memory.patch(self._sub, uv)
-            if not hands[win].any():
-                self.memory.reject(self._sub, uv, kind)
+            self.memory.reject(self._sub, uv, kind, hands)
 
     def _covered(
         self, found: dict[str, object], grow_px: int, rows: tuple[int, int] | None = None

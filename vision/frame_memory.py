@@ -30,8 +30,9 @@ class FrameMemory:
         self.stride = stride
         self.things: list[tuple[object, Window, NDArray[np.int16]]] = []
         self.ball: tuple[object, Window, NDArray[np.int16]] | None = None
-        # per kind of search ("button", "keeper", "ball"): what was tried there in vain
-        self.rejects: list[tuple[str, Window, NDArray[np.int16]]] = []
+        # per kind of search ("button", "keeper", "ball"): what was tried there in vain, and
+        # where the hands were about it then
+        self.rejects: list[tuple[str, Window, NDArray[np.int16], NDArray[np.bool_]]] = []
 
     def patch(self, sub: U8, uv_px: FloatArray) -> tuple[Window, NDArray[np.int16]]:
         """The coarse pixels around an outline (full-resolution px), grown by 2."""
@@ -73,14 +74,24 @@ class FrameMemory:
                 ball = b
         return kept, ball
 
-    def reject(self, sub: U8, uv_px: FloatArray, kind: str) -> None:
-        """Remember that a search for ``kind`` failed on these pixels (px)."""
-        self.rejects.append((kind, *self.patch(sub, uv_px)))
+    def reject(
+        self, sub: U8, uv_px: FloatArray, kind: str, hands: NDArray[np.bool_] | None = None
+    ) -> None:
+        """Remember that a search for ``kind`` failed on these pixels (px), with the coarse
+        hand mask about them (``hands``, none when not given)."""
+        win, patch = self.patch(sub, uv_px)
+        near = hands[win].copy() if hands is not None else np.zeros(patch.shape[:2], bool)
+        self.rejects.append((kind, win, patch, near))
 
-    def rejected(self, sub: U8, uv_px: FloatArray, kind: str) -> bool:
-        """Whether a blob (its pixels, px) was tried in vain and has not changed since."""
+    def rejected(
+        self, sub: U8, uv_px: FloatArray, kind: str, hands: NDArray[np.bool_] | None = None
+    ) -> bool:
+        """Whether a blob (its pixels, px) was tried in vain and neither its pixels nor the
+        hands about it (``hands``, none when not given) have changed since: a hand that moves
+        may uncover what the fit lacked (a piece it half hid), which is tried again."""
         win, _ = self.patch(sub, uv_px)
-        for k0, w0, p0 in reversed(self.rejects):
+        for i in reversed(range(len(self.rejects))):
+            k0, w0, p0, h0 = self.rejects[i]
             # the same window give or take a coarse pixel (a seed's radius jitters with noise)
             if k0 == kind and all(
                 abs(a.start - b.start) <= 1 and abs(a.stop - b.stop) <= 1
@@ -88,7 +99,21 @@ class FrameMemory:
             ):
                 y0, x0 = max(win[0].start, w0[0].start), max(win[1].start, w0[1].start)
                 y1, x1 = min(win[0].stop, w0[0].stop), min(win[1].stop, w0[1].stop)
+                then = (
+                    slice(y0 - w0[0].start, y1 - w0[0].start),
+                    slice(x0 - w0[1].start, x1 - w0[1].start),
+                )
+                # one tried beside a hand holds while the hand stays (what it hid may be the
+                # piece's; an older one tried there may still hold); one tried clear of the
+                # hands, while its pixels do (a hand arriving changes them)
+                if h0.any() and (
+                    hands is None or not np.array_equal(hands[y0:y1, x0:x1], h0[then])
+                ):
+                    continue
                 now = sub[y0:y1, x0:x1].astype(np.int16)
-                then = p0[y0 - w0[0].start : y1 - w0[0].start, x0 - w0[1].start : x1 - w0[1].start]
-                return bool(float((np.abs(now - then).sum(axis=2) > _CHANGE_LEVEL).mean()) < 0.02)
+                changed = np.abs(now - p0[then]).sum(axis=2) > _CHANGE_LEVEL
+                holds = bool(float(changed.mean()) < 0.02)
+                if holds:  # still of use: the last to be forgotten (a print, a fold at rest)
+                    self.rejects.append(self.rejects.pop(i))
+                return holds
         return False
