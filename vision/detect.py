@@ -136,8 +136,8 @@ def candidate_diameters(team_mm: Iterable[float], default_mm: float) -> list[flo
     default only where no team's size is that close to it.
 
     A size a fraction of a millimetre off moves a fitted outline by a fraction of a pixel: the
-    default and two teams' measured 60.6 and 61.0 mm are one fit tried three times, and a seed
-    that is no button (a fold of the net, a hand's edge) paid for each of them.
+    default and two teams' measured 60.6 and 61.0 mm are nearly one fit tried three times, and
+    a seed that is no button (a fold of the net, a hand's edge) paid for each of them.
     """
     groups: list[list[float]] = []
     for d in sorted(team_mm):
