@@ -103,6 +103,8 @@ _MAX_SIGMA_KEEPER_MM = 3.0  # a goalkeeper's fit pinned down no better is a few 
 # a piece that differs from the felt in hue more than in light (black on dark green): JPEG's
 # half-resolution colour blurs its edge over about two pixels
 _CHROMA_BLUR_PX = 1.6
+# diameters closer than this are one size to a fit (the teams' sizes sharing one in a video)
+_SAME_SIZE_MM = 1.0
 
 
 def _components(mask: NDArray[np.bool_]) -> tuple[int, NDArray[np.integer], NDArray[np.int32]]:
@@ -126,6 +128,27 @@ def _subsample(img: U8, stride: int) -> U8:
         return np.asarray(cv2.resize(img, size, interpolation=cv2.INTER_NEAREST_EXACT), np.uint8)
     o = stride // 2
     return np.ascontiguousarray(img[o::stride, o::stride])
+
+
+def candidate_diameters(team_mm: Iterable[float], default_mm: float) -> list[float]:
+    """The diameters (mm, ascending) a button's seed is fitted at: the teams' measured sizes,
+    those within :data:`_SAME_SIZE_MM` of each other as one (their median), and the rule set's
+    default only where no team's size is that close to it.
+
+    A size a fraction of a millimetre off moves a fitted outline by a fraction of a pixel: the
+    default and two teams' measured 60.6 and 61.0 mm are nearly one fit tried three times, and
+    a seed that is no button (a fold of the net, a hand's edge) paid for each of them.
+    """
+    groups: list[list[float]] = []
+    for d in sorted(team_mm):
+        if groups and d - groups[-1][0] < _SAME_SIZE_MM:
+            groups[-1].append(d)
+        else:
+            groups.append([d])
+    sizes = [float(np.median(g)) for g in groups]
+    if all(abs(default_mm - d) >= _SAME_SIZE_MM for d in sizes):
+        sizes.append(float(default_mm))
+    return sorted(sizes)
 
 
 def ball_sigma_mm(fit: BallFit) -> float:
@@ -500,10 +523,14 @@ class Detector:
                 boxes.append(box)
         h = self.sizes.button_height
         solids = []
-        sizes = sorted({*self.team_diameter.values(), self.sizes.button_diameter})
+        sizes = candidate_diameters(self.team_diameter.values(), self.sizes.button_diameter)
         known = list(self.team_diameter.values())
         # in a video whose teams share one size, a button is fitted at that size at once
-        common = float(np.median(known)) if self.learned and known and np.ptp(known) < 1.0 else None
+        common = (
+            float(np.median(known))
+            if self.learned and known and np.ptp(known) < _SAME_SIZE_MM
+            else None
+        )
         for (xy, r), box in zip(seeds, boxes, strict=True):
             if common is not None:
                 x = Solid("button", np.array([*xy, common]), h, sized=True)
@@ -522,6 +549,8 @@ class Detector:
                 # the free diameter trades against the edge's blur and a faint side (a 60 mm
                 # button fitted at 66): at a known size only the centre is free
                 for d, blur in ((d, b) for b in (None, _CHROMA_BLUR_PX) for d in sizes):
+                    if blur is None and d == common:
+                        continue  # the first fit above, failed
                     y = Solid("button", np.array([*xy, d]), h)
                     y = self._fit(img, bgf, y, fit_size=False, blur_px=blur)
                     if self._good(y):

@@ -13,7 +13,7 @@ from calibration.camera import preset_camera
 from geometry.tablespec import load_table
 from vision import solids
 from vision.background import Background
-from vision.detect import Detector, _subsample
+from vision.detect import Detector, _subsample, candidate_diameters
 from vision.foreground import nonzero_yx, take_px
 from vision.solids import Solid, fit_solid
 
@@ -212,3 +212,15 @@ def test_refresh_blends_only_the_free_painted_pixels_and_keeps_the_derived_image
     bg._sub = bg._scaled = None
     assert np.array_equal(kept_sub, bg.sub)
     assert np.array_equal(kept_scaled, bg.scaled())
+
+
+def test_team_sizes_within_a_millimetre_are_one_candidate() -> None:
+    # the rule set's 60 mm and two teams measured 0.6 and 1.0 mm over it: one size, the teams'
+    # (a failed seed was fitted at each of the three)
+    assert candidate_diameters([60.6, 61.0], 60.0) == [60.8]
+    assert candidate_diameters([61.0, 60.6], 60.0) == [60.8]
+    # sizes that differ stay apart; the default only where no team's size is near it
+    assert candidate_diameters([45.0, 60.4], 60.0) == [45.0, 60.4]
+    assert candidate_diameters([45.0, 52.0], 60.0) == [45.0, 52.0, 60.0]
+    assert candidate_diameters([58.5, 61.5], 60.0) == [58.5, 60.0, 61.5]
+    assert candidate_diameters([], 60.0) == [60.0]
