@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
+from geometry.pieces import Pieces
 from geometry.scene import Scene, scene_from_dict
+from simulator.state import FrameTruth
 
 
 def button(pid: str, team: str, x: float, y: float, d: float = 60.0) -> dict[str, Any]:
@@ -85,3 +89,27 @@ def mirror_doc(doc: dict[str, Any], axis: str) -> dict[str, Any]:
         ctx["spot"] = [ctx["spot"][0], -ctx["spot"][1]]
         out["context"] = ctx
     return out
+
+
+def still_truth(
+    ids: list[str],
+    team: list[str],
+    kind: list[str],
+    xy_mm: list[Any],
+    size_mm: list[Any],
+    angle_rad: list[float] | None = None,
+    height_mm: list[float] | None = None,
+) -> FrameTruth:
+    """A simulator ``FrameTruth`` of pieces at rest (frame 0) for rendering a still: the
+    columns as lists; angles 0 and heights 10 mm unless given."""
+    m = len(ids)
+    pieces = Pieces(
+        np.array(ids),
+        np.array(team),
+        np.array(kind),
+        np.array(xy_mm, float),
+        np.array(size_mm, float),
+        np.zeros(m) if angle_rad is None else np.array(angle_rad, float),
+        np.full(m, 10.0) if height_mm is None else np.array(height_mm, float),
+    )
+    return FrameTruth(0, 0.0, pieces, np.zeros((m, 2)), np.zeros(m, bool))

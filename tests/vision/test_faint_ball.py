@@ -16,11 +16,11 @@ import numpy as np
 import pytest
 
 from calibration.camera import preset_camera
-from geometry.pieces import Pieces
 from geometry.tablespec import load_table
 from simulator.designs import RenderStyle
 from simulator.render import Renderer
 from simulator.state import FrameTruth
+from tests.scenes import still_truth
 from vision import ball_search
 from vision.detect import Detector
 from vision.detections import Detections
@@ -39,17 +39,7 @@ def _frame(ball_xy_mm: tuple[float, float] | None) -> FrameTruth:
     if ball_xy_mm is not None:
         ids, team, kind = [*ids, "ball"], [*team, ""], [*kind, "ball"]
         xy, size = [*xy, ball_xy_mm], [*size, (10.0, 10.0)]
-    m = len(ids)
-    pieces = Pieces(
-        np.array(ids),
-        np.array(team),
-        np.array(kind),
-        np.array(xy, float),
-        np.array(size, float),
-        np.zeros(m),
-        np.full(m, 10.0),
-    )
-    return FrameTruth(0, 0.0, pieces, np.zeros((m, 2)), np.zeros(m, bool))
+    return still_truth(ids, team, kind, xy, size)
 
 
 # the ball far from the tilted camera, where the coarse foreground does not see it

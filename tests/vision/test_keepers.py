@@ -23,11 +23,11 @@ import numpy as np
 import pytest
 
 from calibration.camera import Camera, preset_camera
-from geometry.pieces import Pieces
 from geometry.tablespec import load_table
 from simulator.designs import FIELD_COLOURS, TEAM_DESIGNS, RenderStyle
 from simulator.render import Renderer
 from simulator.state import FrameTruth
+from tests.scenes import still_truth
 from vision.background import Background
 from vision.detect import Detector
 from vision.solids import fit_keeper
@@ -47,16 +47,7 @@ def _frame(keepers: list[tuple[float, float, float]]) -> FrameTruth:
     height = [35] * 2 + [8] * 4 + [10]
     angle = [k[2] for k in keepers] + [0.0] * (n - 2)
     ids = ["A1", "B1", "A2", "A3", "B2", "B3", "ball"]
-    pieces = Pieces(
-        np.array(ids),
-        np.array(team),
-        np.array(kind),
-        np.array(xy, float),
-        np.array(size, float),
-        np.array(angle, float),
-        np.array(height, float),
-    )
-    return FrameTruth(0, 0.0, pieces, np.zeros((n, 2)), np.zeros(n, bool))
+    return still_truth(ids, team, kind, xy, size, angle, height)
 
 
 def _keeper_errors(frame: FrameTruth, cam: Camera, style: RenderStyle, seed: int) -> list[float]:
