@@ -230,10 +230,14 @@ class Detector:
         step = np.asarray(np.gradient(self._xy_sub, axis=1))
         self._mm_px = np.nan_to_num(np.hypot(step[..., 0], step[..., 1]) / self.stride, nan=0.0)
         self._px_mm2 = (self._mm_px * self.stride) ** 2  # a coarse pixel's area on the table
-        # one pixel in from the rails, where the felt's model meets the wood's
+        # three pixels in from the rails, where a still's model of the felt meets the wood's;
+        # a learned table is the wood's own pixels there: two (three hid a ball resting
+        # against a far rail, a few pixels across, from the foreground)
+        finite = np.isfinite(self._xy_sub).all(axis=2)
         region = cv2.erode(self.bg.region, np.ones((7, 7), np.uint8))
-        sub_region = region[o :: self.stride, o :: self.stride] > 0
-        self._region = sub_region & np.isfinite(self._xy_sub).all(axis=2)
+        self._region = (region[o :: self.stride, o :: self.stride] > 0) & finite
+        region = cv2.erode(self.bg.region, np.ones((5, 5), np.uint8))
+        self._region_learned = (region[o :: self.stride, o :: self.stride] > 0) & finite
         vals = self._mm_px[self._region]
         self._mm_per_px = float(np.median(vals)) if len(vals) else 1.0
         inner = cv2.erode(self._region.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0
@@ -275,6 +279,7 @@ class Detector:
         )
         self.bg.set(self.bg.paint_pieces(median, still, covered, tight.astype(np.uint8), area_px))
         self.learned = True
+        self._region = self._region_learned  # (the rim, where hands enter, stays the still's)
 
     def _scale(self) -> float:
         """The field's median mm per pixel (fixed with the camera; was a median a frame)."""
