@@ -99,8 +99,10 @@ def still_truth(
     size_mm: list[Any],
     angle_rad: list[float] | None = None,
     height_mm: list[float] | None = None,
+    frame: int = 0,
+    fps: float = 30.0,
 ) -> FrameTruth:
-    """A simulator ``FrameTruth`` of pieces at rest (frame 0) for rendering a still: the
+    """A simulator ``FrameTruth`` of pieces at rest (``frame``, at ``fps``) for rendering: the
     columns as lists; angles 0 and heights 10 mm unless given."""
     m = len(ids)
     pieces = Pieces(
@@ -112,4 +114,4 @@ def still_truth(
         np.zeros(m) if angle_rad is None else np.array(angle_rad, float),
         np.full(m, 10.0) if height_mm is None else np.array(height_mm, float),
     )
-    return FrameTruth(0, 0.0, pieces, np.zeros((m, 2)), np.zeros(m, bool))
+    return FrameTruth(frame, frame / fps, pieces, np.zeros((m, 2)), np.zeros(m, bool))

@@ -14,11 +14,11 @@ import numpy as np
 import pytest
 
 from calibration.camera import preset_camera
-from geometry.pieces import Pieces
 from geometry.tablespec import load_table
 from simulator.designs import RenderStyle
 from simulator.render import Renderer
 from simulator.state import FrameTruth
+from tests.scenes import still_truth
 from vision.detect import Detector
 
 TABLE = load_table("brasileira")
@@ -29,8 +29,8 @@ GAP = 4.4  # the ball's gap to the rail (mm), as in the clip
 _, _, _, RAIL_Y = TABLE.rail_box
 
 
-def _scene(ball: tuple[float, float] | None) -> Pieces:
-    """Two goalkeepers, four buttons and (unless None) the ball at ``ball``."""
+def _frame(k: int, ball: tuple[float, float] | None) -> FrameTruth:
+    """Frame ``k``: two goalkeepers, four buttons and (unless None) the ball at ``ball``."""
     xy = [(-HL, 0.0), (HL, 0.0), (-400.0, 200.0), (-250.0, -300.0), (300.0, 250.0), (150.0, -200.0)]
     kind = ["goalkeeper"] * 2 + ["button"] * 4
     team = ["A", "B", "A", "A", "B", "B"]
@@ -40,34 +40,20 @@ def _scene(ball: tuple[float, float] | None) -> Pieces:
     if ball is not None:
         xy, kind, team = [*xy, ball], [*kind, "ball"], [*team, ""]
         size, height, ids = [*size, [10.0, 10.0]], [*height, 10.0], [*ids, "ball"]
-    n = len(xy)
-    angle = [math.pi / 2] * 2 + [0.0] * (n - 2)
-    return Pieces(
-        np.array(ids),
-        np.array(team),
-        np.array(kind),
-        np.array(xy, float),
-        np.array(size, float),
-        np.array(angle, float),
-        np.array(height, float),
-    )
-
-
-def _frame(k: int, pieces: Pieces) -> FrameTruth:
-    v = np.zeros((len(pieces), 2))
-    return FrameTruth(k, k / FPS, pieces, v, np.zeros(len(pieces), bool))
+    angle = [math.pi / 2] * 2 + [0.0] * (len(xy) - 2)
+    return still_truth(ids, team, kind, xy, size, angle, height, frame=k, fps=FPS)
 
 
 def _balls(ball: tuple[float, float] | None, seed: int) -> list[np.ndarray]:
-    """The balls found in two frames of ``_scene(ball)`` after the table was learned from
+    """The balls found in two frames of ``_frame(k, ball)`` after the table was learned from
     frames without a ball."""
     cam = preset_camera("tilted", TABLE, (1920, 1080))
     r = Renderer(TABLE, cam, RenderStyle(jpeg_quality=85, noise_sigma=2.0), rng=seed)
     det = Detector(cam, TABLE)
-    det.learn_background([r.render(_frame(k, _scene(None))) for k in range(5)])
+    det.learn_background([r.render(_frame(k, None)) for k in range(5)])
     out = []
     for k in (5, 6):
-        d = det.detect(r.render(_frame(k, _scene(ball))), k, k / FPS)
+        d = det.detect(r.render(_frame(k, ball)), k, k / FPS)
         out.append(d.xy_mm[d.kind == "ball"])
     return out
 
