@@ -34,6 +34,8 @@ _BALL_SURE = 0.6  # a fit this good is the ball: the candidates after it are not
 _MAX_STREAK_PX = 45.0  # a ball's motion blur: 4 m/s over 1/100 s at 1 mm a pixel
 _ON_FRAME = 0.7  # a blob this much on a goal's crossbar is the goal's (a ball: about half)
 _HIDDEN = 0.9  # a fit that sees less of its silhouette is partly hidden (beside a piece)
+_BAR_LIKE = 60.0  # summed channel distance of a blob's colour from the felt-to-bar colour line
+_SPLIT = 3.0  # blobs larger than this many balls are also tried without their table-like pixels
 
 
 def refit(
@@ -134,6 +136,59 @@ def ball_elsewhere(
     return False
 
 
+def table_free_parts(
+    det: Detector, blobs: list[tuple[FloatArray, float, FloatArray]]
+) -> list[tuple[FloatArray, float, FloatArray]]:
+    """The parts of the blobs larger than :data:`_SPLIT` balls once the pixels that look like
+    the empty table's model (its felt, its lines where they are painted) are left out.
+
+    A ball beside a ghost - the table a goalkeeper or a button hid while the table was
+    learned, seen free again, until :meth:`vision.background.Background.heal` takes it in - or
+    beside a stale patch of the learned model is one blob with it, too large for a ball or
+    with its mean millimetres off; what is left of that blob where the image does not look
+    like the table is the ball. Blobs as :meth:`Detector._blobs` gives them.
+    """
+    big = [b for b in blobs if b[1] > _SPLIT * _BALL_MM2]
+    if not big:
+        return []
+    s, o = det.stride, det.stride // 2
+    h, w = det._sub.shape[:2]
+    keep = np.zeros((h, w), bool)
+    for _xy, _area, uv in big:
+        ix = np.clip(np.round((uv[:, 0] - o) / s).astype(np.intp), 0, w - 1)
+        iy = np.clip(np.round((uv[:, 1] - o) / s).astype(np.intp), 0, h - 1)
+        like = det.bg.table_like(det._sub, iy, ix, loose=False)
+        if like.any() and not like.all():
+            keep[iy[~like], ix[~like]] = True
+    return det._blobs(keep) if keep.any() else []
+
+
+def _bar_coloured(det: Detector, img: U8, bars: NDArray[np.bool_], uv: FloatArray) -> bool:
+    """Whether a blob on a crossbar has the colours of the bar over the felt: its mean colour
+    (full resolution) near the line in colour space from the felt to the bar as the image shows
+    it beside the blob (the crossbar's pixels 8-30 px away that differ most from the felt),
+    anywhere along it - a thin bar's outline is part felt, its shadow darker felt. A ball of
+    another colour into the goal under the bar (an orange ball beside a post) is no ghost of
+    the bar; where the bar cannot be seen beside the blob, the blob is taken for the bar."""
+    h, w = bars.shape
+    c = uv.mean(axis=0)
+    cu, cv_ = int(round(c[0])), int(round(c[1]))
+    x0, x1, y0, y1 = max(0, cu - 30), min(w, cu + 31), max(0, cv_ - 30), min(h, cv_ + 31)
+    yy, xx = np.mgrid[y0:y1, x0:x1]
+    on = bars[y0:y1, x0:x1] & ((xx - c[0]) ** 2 + (yy - c[1]) ** 2 >= 8.0**2)
+    if on.sum() < 10:
+        return True
+    pix = img[y0:y1, x0:x1][on].astype(np.float64)
+    felt = det.bg.felt_colour(cu, cv_).astype(np.float64)
+    off = np.abs(pix - felt).sum(axis=1)
+    bar = np.median(pix[off >= np.median(off)], axis=0) - felt
+    u = np.clip(np.round(uv[:, 0]).astype(np.intp), 0, w - 1)
+    v = np.clip(np.round(uv[:, 1]).astype(np.intp), 0, h - 1)
+    colour = img[v, u].astype(np.float64).mean(axis=0) - felt
+    a = float(np.clip(colour @ bar / max(float(bar @ bar), 1e-9), -1.0, 1.2))
+    return float(np.abs(colour - a * bar).sum()) < _BAR_LIKE
+
+
 def _on_mask(mask: NDArray[np.bool_], uv: FloatArray) -> float:
     """The share of a blob's pixels (px, (n, 2)) on a full-resolution mask."""
     h, w = mask.shape
@@ -153,9 +208,10 @@ def find_ball(
 ) -> BallFit | None:
     """The best ball fit among the ball-sized blobs the pieces leave; None if none fits."""
     sz = det.sizes
+    blobs = det._blobs(rest)
     cands = [
         b
-        for b in det._blobs(rest)
+        for b in blobs + table_free_parts(det, blobs)
         if _MIN_BALL * _BALL_MM2 <= b[1] <= 12 * _BALL_MM2 and not det._in_goal(b[0].mean(axis=0))
     ]
     # a blob that lies on a goal's crossbar is no ball (a bar a goalkeeper hid while the table
@@ -163,7 +219,11 @@ def find_ball(
     # goalkeeper moved); a ball under a bar (into a goal) shows beyond it. Its fit keeps the
     # bar's pixels: where the table's model is right they are explained
     bars = det._crossbars()
-    cands = [b for b in cands if _on_mask(bars, b[2]) < _ON_FRAME]
+    cands = [
+        b
+        for b in cands
+        if _on_mask(bars, b[2]) < _ON_FRAME or not _bar_coloured(det, img, bars, b[2])
+    ]
     excluded = det._excluded(solids, hands)
     if not cands:  # white on white: a ball on a painted spot may leave no blob at all
         spot = det._ball_on_spot(img, bgf, excluded)
