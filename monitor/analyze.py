@@ -260,14 +260,20 @@ class Referee:
         self._closed = False
 
     def emit(self, evs: list[Event], image: U8, state: Any) -> None:
+        # written and flushed (and told to ``on_event``) before the report's thumbnails and the
+        # overlay's marks are made: those are for later, the event's line is what a live
+        # referee waits for
         for e in evs:
             self.events_file.write(json.dumps(e, ensure_ascii=False) + "\n")
+        if evs:
             self.events_file.flush()
+        for e in evs:
+            if self.on_event is not None:
+                self.on_event(e)
+        for e in evs:
             self.counts[e["type"]] = self.counts.get(e["type"], 0) + 1
             at = next(((im, st) for f, im, st in self.recent if f == e["frame"]), (image, state))
             self.report.add_event(e, at[0], at[1])
-            if self.on_event is not None:
-                self.on_event(e)
             if e["type"] in HEADLINE:
                 colour = _MSG_BGR.get(e["type"], (255, 255, 255))
                 self.hud.messages.append((event_line(e), colour))
@@ -279,9 +285,13 @@ class Referee:
 
         tf: TrackFrame = self.tracker.update(self.detector.detect(image, k, t))
         self.last_tf = tf
-        self.tracks.write(tf)
         state = state_from_tracks(tf, self.ball_d)
         self.recent.append((k, image, state))
+        # the rules first: the camera's watch (a test of the markings every few seconds) and
+        # the tracks' file come after the frame's events are written
+        evs = self.engine.update(state)
+        self.emit(evs, image, state)
+        self.tracks.write(tf)
         keeper = self.keeper
         cal = keeper.update(image if keeper.due else None, t, k)
         if keeper.camera is not self.camera:  # recalibrated: see through the new model
@@ -290,8 +300,8 @@ class Referee:
             self.detector.learn_background([im for _, im, _ in self.recent])
             if self.overlay is not None:
                 self.overlay.set_camera(self.camera)
-        evs = cal + self.engine.update(state)
-        self.emit(evs, image, state)
+        self.emit(cal, image, state)
+        evs = evs + cal
         bi = state.ball_index
         if state.present[bi]:
             self.report.add_ball(t, state.ball_xy_mm, float(np.hypot(*state.v_mm_s[bi])))

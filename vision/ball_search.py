@@ -172,7 +172,7 @@ def _bar_coloured(det: Detector, img: U8, bars: NDArray[np.bool_], uv: FloatArra
     the bar; where the bar cannot be seen beside the blob, the blob is taken for the bar."""
     h, w = bars.shape
     c = uv.mean(axis=0)
-    cu, cv_ = int(round(c[0])), int(round(c[1]))
+    cu, cv_ = int(np.rint(c[0])), int(np.rint(c[1]))
     x0, x1, y0, y1 = max(0, cu - 30), min(w, cu + 31), max(0, cv_ - 30), min(h, cv_ + 31)
     yy, xx = np.mgrid[y0:y1, x0:x1]
     on = bars[y0:y1, x0:x1] & ((xx - c[0]) ** 2 + (yy - c[1]) ** 2 >= 8.0**2)
