@@ -44,6 +44,7 @@ __all__ = ["COACH_SIDE", "Match", "TimelineRunner", "hand_path"]
 
 COACH_SIDE = {"A": -1.0, "B": 1.0}  # sign of y of each coach's touchline
 _FOREARM_MM = 320.0
+_PAST_RAIL_MM = 150.0  # how far beyond the rail the arm as drawn runs, at least
 _ENDS = ("goal", "ball_out", "foul", "offside")
 Turn = tuple[str, str | None]  # the team to play and the restart it takes
 
@@ -57,11 +58,17 @@ def hand_path(
     ys = np.array([p[2] for p in points])
     sy = COACH_SIDE.get(team, -1.0)
     y_coach = sy * (table.half_width + table.rail_margin + 400.0)
+    # a coach reaching far into the table leans over it: the upper arm and the shoulder are
+    # over the table too, so the arm as drawn always runs out beyond the rail on the coach's
+    # side (a forearm ending mid-table is no arm a camera sees)
+    y_out = sy * (table.half_width + table.rail_margin + _PAST_RAIL_MM)
 
     def at(t: float) -> Hand:
         x, y = float(np.interp(t, ts, xs)), float(np.interp(t, ts, ys))
         d = np.array([0.85 * x - x, y_coach - y])
-        d *= _FOREARM_MM / max(float(np.hypot(*d)), 1e-9)
+        u = d / max(float(np.hypot(*d)), 1e-9)
+        reach = (y_out - y) / u[1] if abs(u[1]) > 1e-9 else 0.0
+        d = u * max(_FOREARM_MM, reach)
         return Hand((x, y), (x + float(d[0]), y + float(d[1])), height_mm)
 
     return at

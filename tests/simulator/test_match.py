@@ -131,6 +131,21 @@ def test_hand_precedes_each_flick() -> None:
         assert (hand.elbow_xy_mm[1] < hand.tip_xy_mm[1]) == piece.startswith("A")
 
 
+def test_every_arm_runs_out_beyond_its_coachs_rail() -> None:
+    # A coach reaching 1 m into the table leans over it: an arm as a camera sees it always
+    # crosses the rail on the coach's side (a forearm that ended mid-table, as drawn before,
+    # was a floating blob no webcam shows). Seed 31's first 30 s reach deep (0.9-1.1 m).
+    rail = TABLE.half_width + TABLE.rail_margin
+    deepest = 0.0
+    for ft in Match(TABLE, "brasileira", seed=31, fps=30.0).frames(30.0):
+        for hand in ft.hands:
+            tip_y, elbow_y = hand.tip_xy_mm[1], hand.elbow_xy_mm[1]
+            assert abs(elbow_y) > rail + 100.0, (ft.frame, hand)
+            assert abs(hand.elbow_xy_mm[0]) <= TABLE.half_length + TABLE.rail_margin + 400.0
+            deepest = max(deepest, abs(elbow_y - tip_y))
+    assert deepest > 900.0  # the property was tested on hands that reach far in
+
+
 def test_random_play_blocks_the_ball_as_the_rules_engine_sees_it(runs: dict[int, Run]) -> None:
     # Coaches sometimes end a jogada by sliding a button beside the ball (000 REGRA 4
     # BLOQUEIO): over seeds 0-4 some balls end shut in, and every one the simulator's referee
