@@ -18,7 +18,12 @@ nothing else explains the start:
 - of starters joined by this frame's contacts (directly or through the ball), only the one
   in the earliest contact can be the flick: it hit the others. When that contact is between
   two starters, the striker is the one that moved toward the other (a struck piece moves
-  away from its striker, and often faster and further, so distance cannot tell them apart).
+  away from its striker, and often faster and further, so distance cannot tell them apart);
+- a starter struck by a piece at rest before that is moving by the next frame, the striker
+  (the contact's ``a``, the faster before the hit) not yet a starter itself, was hit by a
+  flick made late in the frame's interval: the striker had moved less than ``start_mm``
+  when the frame was taken, the piece it struck was already sliding away. The striker is
+  the flick.
 
 Of several unexplained starts in one frame the one that moved most is the flick (the rules
 play one lance at a time).
@@ -115,6 +120,16 @@ def find_flick(
         parent[root(a)] = root(b)
     explained |= movers
     index = {str(pid): i for i, pid in enumerate(ids)}
+    if ahead:
+        nxt = ahead[0]
+        for _, _, a, b, kind in ordered:
+            ia, ib = index.get(a), index.get(b)
+            if kind != "piece-piece" or ia is None or ib is None or a in movers:
+                continue
+            if started[ib] and not started[ia] and nxt.moving[ia] and not prev.moving[ia]:
+                if cur.present[ia] and prev.present[ia]:
+                    started[ia] = True
+                    explained.add(b)
     cand = np.flatnonzero(started)
     starters = {str(ids[i]) for i in cand}
     groups: dict[str, list[str]] = {}
