@@ -42,7 +42,9 @@ _BALL_SURE = 0.6  # a fit this good is the ball: the candidates after it are not
 _MAX_STREAK_PX = 45.0  # a ball's motion blur: 4 m/s over 1/100 s at 1 mm a pixel
 _ON_FRAME = 0.7  # a blob this much on a goal's crossbar is the goal's (a ball: about half)
 _HIDDEN = 0.9  # a fit that sees less of its silhouette is partly hidden (beside a piece)
-_TOUCH_MM = 8.0  # a fit this near a goalkeeper's box may have slid off it (see touching_box)
+# a ball's fit this near a goalkeeper's box may be against it (:func:`touching_box`): such fits
+# stopped 1-2.5 mm from where the ball was, and the box's own fit beside a ball 3-4 mm off
+_TOUCH_MM = 8.0
 _BAR_LIKE = 60.0  # summed channel distance of a blob's colour from the felt-to-bar colour line
 _SPLIT = 3.0  # blobs larger than this many balls are also tried without their table-like pixels
 
@@ -110,7 +112,11 @@ def touching_box(
     alone and can stop 1-2.5 mm away from the box (rig 300: 1.2-1.6 mm, away from it), where
     it sees nearly all of its silhouette (0.93 of it, where the true ball shows 0.68). Nothing
     in the image says the ball is not against the box: what it hides is taken there, and the
-    sigma (:func:`vision.detect.ball_sigma_mm`) grows with it."""
+    sigma (:func:`vision.detect.ball_sigma_mm`) grows with it. Within :data:`_TOUCH_MM`: the
+    box's fit beside a ball was seen 3-4 mm off (rig 300, a ball 1 mm short then fitted 2 mm
+    into the goal at a sigma of 0.14 mm, a false goal in the making; bounded so, 1.17 mm). A
+    fit drawn out along a streak is bounded too (a still ball beside the box was once fitted so,
+    2.4 mm off at a sigma of 0.18 mm: bounded, 1.2 mm)."""
     keepers = [x for x in solids if x.kind == "goalkeeper"]
     if not keepers or not hiders:
         return fit
@@ -145,10 +151,10 @@ def beside_a_piece(
     starts toward the piece and the one of least residual kept (mostly within 0.5 mm, not
     always: a partly hidden ball's sigma covers the rest, :func:`vision.detect.ball_sigma_mm`;
     its hidden share is bounded by :func:`touching_box`)."""
-    if fit is None or np.hypot(*fit.streak_px) >= 1.0:
+    if fit is None:
         return fit
     fit = touching_box(det, fit, solids, hiders)
-    if fit.visible >= _HIDDEN:
+    if fit.visible >= _HIDDEN or np.hypot(*fit.streak_px) >= 1.0:
         return fit
     r = det.sizes.ball_diameter / 2.0
     pts = [_nearest_point(x, fit.xy_mm) for x in solids]
