@@ -15,7 +15,11 @@ blur and, for a moving ball, the streak of its motion during the exposure (a box
 centre (mm) and the streak (px): the centre's derivatives are analytic (the silhouette's
 coverage moves with it; the colours' share is projected out), the streak's finite
 differences. Pixels covered by another piece or a hand are left out, so a
-ball partly hidden beside a button is fitted on what is left of it.
+ball partly hidden beside a button is fitted on what is left of it. A piece that may stand in
+front of the ball (a goalkeeper's box, taller than it) is modelled instead: the ball's coverage
+is what the box's silhouette leaves of it, and the box's share of the pixels on its edge is a
+colour of the fit (left out, as before, with a margin for its blurred edge, the box took all
+but a pixel of a 6-pixel ball's visible part, and the fit slid 7 mm along its edge).
 
 Pixels where the ball's colour equals the table's (a white ball over a white line) carry no
 weight by themselves, so the line under a ball on the goal line does not bias the centre.
@@ -38,6 +42,7 @@ __all__ = [
     "ball_on_spots",
     "ball_outline",
     "fit_ball",
+    "hidden_share",
     "plausible_colour",
     "shadow_like",
     "sphere_outline",
@@ -48,6 +53,7 @@ F32 = NDArray[np.float32]
 _N = 40  # outline points
 _STEP_PX = 0.2  # ... and of the streak
 _CORE = 0.7  # the lit core's share of the silhouette's size
+_MIN_SEEN_PX = 3.0  # the least a ball beside a piece in front of it must show (pixels)
 _SHADOW_PX = 1.5  # reach (Gaussian sigma, px) of the cast shadow carried under the ball's edge
 
 
@@ -215,12 +221,29 @@ class _Model:
         z0_mm: float,
         psf_px: float,
         near: NDArray[np.bool_] | None = None,
+        hiders: Sequence[FloatArray] = (),
     ) -> None:
-        self.camera, self.image, self.bg, self.valid = camera, image, bg, valid
+        self.camera, self.image, self.bg = camera, image, bg
         self.diameter, self.height, self.z0, self.psf = diameter_mm, height_mm, z0_mm, psf_px
         h, w = valid.shape
         vv, uu = np.mgrid[0:h, 0:w].astype(np.float32)
         self.uu, self.vv = uu + origin[0], vv + origin[1]
+        # A piece in front of the ball (its silhouette ``hiders``, px) hides what it covers:
+        # the ball's coverage is what is left of it (``self.seen``, sharp), and the piece's own
+        # share of a pixel (``hide``, blurred as the image is) is a third colour of the fit,
+        # solved with the ball's - its edge's pixels are a mix of the piece and the ball or the
+        # felt, and say where the ball's visible part ends. The pixels the piece mostly covers
+        # say nothing of the ball (nor are they one colour): left out.
+        self.seen: F32 | None = None
+        self.hide: F32 | None = None
+        if len(hiders):
+            cover = np.max([_coverage(np.asarray(q, float), self.uu, self.vv) for q in hiders], 0)
+            if cover.any():
+                self.seen = np.asarray(1.0 - cover, np.float32)
+                hide = cover if psf_px <= 0 else cv2.GaussianBlur(cover, (0, 0), psf_px)
+                self.hide = np.asarray(hide, np.float32)
+                valid = valid & (self.hide < 0.5)
+        self.valid = valid
         # A cast shadow (the felt uniformly darker) is the felt's, not the ball's: the pixels
         # around the ball have their background darkened up to 0.55 x to match them. The
         # ball's own pixels (its silhouette's soft edge and streak) cannot say it themselves
@@ -235,14 +258,20 @@ class _Model:
         bg = bg * k[:, :, None]
         self.d = (image - bg)[valid]  # (P, 3)
         self.b = bg[valid]
+        self.a3 = None if self.hide is None else self.hide[valid].astype(np.float64)
         self._ref: tuple[FloatArray, FloatArray, FloatArray] | None = None
 
-    def _blur(self, a: F32, p: FloatArray) -> F32:
-        if self.psf > 0:
-            a = np.asarray(cv2.GaussianBlur(a, (0, 0), self.psf), np.float32)
+    def _blur(self, a: F32, p: FloatArray, hidden: bool = True) -> F32:
+        """The ball's sharp coverage (and its derivatives) as the image sees them: drawn out
+        along its streak, less what a piece in front of it hides (unless ``hidden`` is False),
+        blurred by the lens."""
         if len(p) > 2 and math.hypot(p[2], p[3]) >= 0.3:
             k = _line_kernel(p[2:4])
             a = np.asarray(cv2.filter2D(a, -1, k, borderType=cv2.BORDER_CONSTANT), np.float32)
+        if hidden and self.seen is not None:
+            a = a * (self.seen if a.ndim == 2 else self.seen[:, :, None])
+        if self.psf > 0:
+            a = np.asarray(cv2.GaussianBlur(a, (0, 0), self.psf), np.float32)
         return a
 
     def outline(self, xy: FloatArray) -> FloatArray:
@@ -262,11 +291,24 @@ class _Model:
         self._ref = (np.array(xy[:2], float), base, jac)
         return base
 
-    def alpha(self, p: FloatArray) -> tuple[F32, F32]:
-        """Coverage (h, w) of the whole silhouette and of its inner part (0.7 of its size)."""
+    def alpha(self, p: FloatArray, hidden: bool = True) -> tuple[F32, F32]:
+        """Coverage (h, w) of the whole silhouette and of its inner part (0.7 of its size),
+        less what a piece in front hides (unless ``hidden`` is False)."""
         outline = self.outline(p[:2])[::2]  # 20 edges: 0.05 px from the circle at 9 px
-        both = self._blur(_coverage(outline, self.uu, self.vv, _CORE), p)
+        both = self._blur(_coverage(outline, self.uu, self.vv, _CORE), p, hidden)
         return both[:, :, 0], both[:, :, 1]
+
+    def _colours(self, a1: FloatArray, a2: FloatArray) -> tuple[FloatArray, FloatArray, FloatArray]:
+        """The colours (k, 3) that explain the pixels best for the coverages ``a1`` (the core),
+        ``a2`` (the rim) and, with a piece in front, its share; the coverages (P, k), and
+        their Gram matrix (k, k) regularised."""
+        cols = [a1, a2] if self.a3 is None else [a1, a2, self.a3]
+        aa = np.column_stack(cols)
+        # d = sum_j a_j (c_j - b): per channel, y = d + (sum_j a_j) b = sum_j a_j c_j
+        y = self.d + aa.sum(axis=1)[:, None] * self.b
+        m = aa.T @ aa + 1e-6 * np.eye(len(cols))
+        c = np.linalg.solve(m, aa.T @ y)  # (k, 3)
+        return c, aa, m
 
     def residual_jac(self, p: FloatArray) -> tuple[FloatArray, FloatArray]:
         """Residuals (P * 3,) at ``p`` and their derivatives (P * 3, 2) in the footprint centre
@@ -279,14 +321,11 @@ class _Model:
         jac_uv = self._ref[2]  # d(uv)/d(xy) of the centre: the silhouette moves with it
         a1 = maps[:, 1].astype(np.float64)
         a2 = maps[:, 0].astype(np.float64) - a1
-        y = self.d + (a1 + a2)[:, None] * self.b
-        m = np.array([[a1 @ a1, a1 @ a2], [a1 @ a2, a2 @ a2]]) + 1e-6 * np.eye(2)
-        c = np.linalg.solve(m, np.stack([a1 @ y, a2 @ y]))  # (2, 3)
-        r = self.d - a1[:, None] * (c[0] - self.b) - a2[:, None] * (c[1] - self.b)
+        c, aa, m = self._colours(a1, a2)
+        r = self.d - aa @ c + aa.sum(axis=1)[:, None] * self.b
         d_whole = maps[:, 2:4].astype(np.float64) @ jac_uv  # (P, 2): d/dx, d/dy (mm)
         d_a1 = maps[:, 4:6].astype(np.float64) @ jac_uv
         d_a2 = d_whole - d_a1
-        aa = np.column_stack([a1, a2])
         m_inv = np.linalg.inv(m)
         jac = np.empty((r.size, 2))
         for k in range(2):
@@ -305,12 +344,9 @@ class _Model:
         whole, inner = self.alpha(p)
         a1 = inner[self.valid].astype(np.float64)
         a2 = whole[self.valid].astype(np.float64) - a1
-        # d = a1 (c1 - b) + a2 (c2 - b): per channel, y = d + (a1 + a2) b = a1 c1 + a2 c2
-        y = self.d + (a1 + a2)[:, None] * self.b
-        m = np.array([[a1 @ a1, a1 @ a2], [a1 @ a2, a2 @ a2]]) + 1e-6 * np.eye(2)
-        c = np.linalg.solve(m, np.stack([a1 @ y, a2 @ y]))  # (2, 3)
-        r = self.d - a1[:, None] * (c[0] - self.b) - a2[:, None] * (c[1] - self.b)
-        return r.ravel(), np.asarray(c, np.float64), whole
+        c, aa, _ = self._colours(a1, a2)
+        r = self.d - aa @ c + aa.sum(axis=1)[:, None] * self.b
+        return r.ravel(), np.asarray(c[:2], np.float64), whole
 
 
 def fit_ball(
@@ -326,12 +362,16 @@ def fit_ball(
     psf_px: float = 0.5,
     z0_mm: float = 0.0,
     iterations: int = 6,
+    hiders: Sequence[FloatArray] = (),
 ) -> BallFit | None:
     """Fit the ball near ``xy0_mm`` (footprint, table mm); None when it leaves the image.
 
     ``background`` is the empty table for the whole image (h, w, 3) float32, gain applied;
     ``excluded`` (h, w) marks pixels of other pieces and hands; ``streak0_px`` an initial motion
-    streak (the streak is fitted when it is at least a pixel long).
+    streak (the streak is fitted when it is at least a pixel long); ``hiders`` the silhouettes
+    (convex polygons (n, 2), px) of pieces that may stand in front of the ball: what they cover
+    is hidden from the model (a goalkeeper beside the ball, its box taller than the ball).
+    ``visible`` is then the share of the silhouette neither hidden nor excluded.
     """
     h, w = image_bgr.shape[:2]
     p = np.array([float(xy0_mm[0]), float(xy0_mm[1])])
@@ -374,6 +414,7 @@ def fit_ball(
                 z0_mm,
                 psf_px,
                 near=reach,
+                hiders=hiders,
             )
         r0, jac_xy = model.residual_jac(p)
         jac = np.empty((len(r0), len(p)))
@@ -399,9 +440,19 @@ def fit_ball(
         sigma = math.sqrt(max(float(cov[0, 0] + cov[1, 1]) / 2.0, 0.0))
     except np.linalg.LinAlgError:
         sigma = float("nan")
+    seen_px = float(full[model.valid].sum())
+    if model.a3 is not None and seen_px < _MIN_SEEN_PX:
+        return None  # hidden all but a pixel or two: the hider's edge alone was fitted
     total = float(np.sum(model.d**2))
+    if model.a3 is not None:
+        # what the ball explains, not the hider's edge: against the pixels' deviation from
+        # the table once that edge's colour alone is fitted
+        a3 = model.a3
+        k3 = (a3 @ (model.d + a3[:, None] * model.b)) / max(float(a3 @ a3), 1e-9)
+        total = float(np.sum((model.d - a3[:, None] * (k3 - model.b)) ** 2))
     explained = 1.0 - float(r @ r) / max(total, 1e-9)
-    visible = float(full[model.valid].sum() / max(full.sum(), 1e-9))
+    free = full if model.seen is None else model.alpha(p, hidden=False)[0]
+    visible = float(seen_px / max(free.sum(), 1e-9))
     r_ball = diameter_mm / 2.0
     z_c = z0_mm + (r_ball if height_mm >= 0.8 * diameter_mm else height_mm)
     uv = camera.table_to_image(np.array([[p[0], p[1], z_c]]))[0]
@@ -416,6 +467,26 @@ def fit_ball(
         rms=math.sqrt(s2),
         rim_bgr=colours[1],
     )
+
+
+def hidden_share(
+    camera: Camera,
+    xy_mm: FloatArray,
+    diameter_mm: float,
+    height_mm: float,
+    hiders: Sequence[FloatArray],
+    z0_mm: float = 0.0,
+) -> float:
+    """The share (0..1) of the ball's silhouette at ``xy_mm`` that the ``hiders`` (convex
+    polygons (n, 2), px, of pieces in front of it) cover."""
+    outline = ball_outline(camera, np.asarray(xy_mm, float), diameter_mm, height_mm, z0_mm)
+    if not len(hiders) or not np.isfinite(outline).all():
+        return 0.0
+    (x0, y0), (x1, y1) = np.floor(outline.min(axis=0)) - 2, np.ceil(outline.max(axis=0)) + 2
+    vv, uu = np.mgrid[y0 : y1 + 1, x0 : x1 + 1].astype(np.float32)
+    ball = _coverage(outline, uu, vv)
+    cover = np.max([_coverage(np.asarray(q, float), uu, vv) for q in hiders], axis=0)
+    return float((ball * cover).sum() / max(float(ball.sum()), 1e-9))
 
 
 def plausible_colour(fit: BallFit) -> bool:

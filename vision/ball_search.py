@@ -8,6 +8,7 @@ the centre or a penalty mark looked for there; a fresh fit about a known place
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import cv2
@@ -15,7 +16,14 @@ import numpy as np
 from numpy.typing import NDArray
 
 from geometry.field import FieldModel
-from vision.ball import BallFit, ball_on_spots, fit_ball, plausible_colour, shadow_like
+from vision.ball import (
+    BallFit,
+    ball_on_spots,
+    fit_ball,
+    hidden_share,
+    plausible_colour,
+    shadow_like,
+)
 from vision.foreground import _SHADOW_K
 from vision.solids import (
     Solid,
@@ -34,8 +42,24 @@ _BALL_SURE = 0.6  # a fit this good is the ball: the candidates after it are not
 _MAX_STREAK_PX = 45.0  # a ball's motion blur: 4 m/s over 1/100 s at 1 mm a pixel
 _ON_FRAME = 0.7  # a blob this much on a goal's crossbar is the goal's (a ball: about half)
 _HIDDEN = 0.9  # a fit that sees less of its silhouette is partly hidden (beside a piece)
+# a ball's fit this near a goalkeeper's box may be against it (:func:`touching_box`): such fits
+# stopped 1-2.5 mm from where the ball was, and the box's own fit beside a ball 3-4 mm off
+_TOUCH_MM = 8.0
 _BAR_LIKE = 60.0  # summed channel distance of a blob's colour from the felt-to-bar colour line
 _SPLIT = 3.0  # blobs larger than this many balls are also tried without their table-like pixels
+
+
+def ball_masks(
+    det: Detector, solids: list[Solid], hands: NDArray[np.bool_]
+) -> tuple[NDArray[np.bool_], list[FloatArray]]:
+    """What a ball's fit leaves out: the pixels of the buttons and hands (grown by their
+    blurred edge), and the goalkeepers' silhouettes (px), which may stand in front of the ball
+    and hide part of it (:func:`vision.ball.fit_ball`'s ``hiders``). A box is taller than the
+    ball: grown as a button is, its edge took most of the sliver of a ball beside it (39 of a
+    6-pixel ball's 40 pixels, where the box covers 22) and its fit slid off along the edge."""
+    keepers = [x for x in solids if x.kind == "goalkeeper" and len(x.hull)]
+    others = [x for x in solids if x.kind != "goalkeeper"]
+    return det._excluded(others, hands), [np.asarray(x.hull, np.float64) for x in keepers]
 
 
 def refit(
@@ -50,7 +74,7 @@ def refit(
     solids, hands = det._last_found
     sz = det.sizes
     img, bgf = det._last_image, det._bg_full()
-    excluded = det._excluded(solids, hands)
+    excluded, hiders = ball_masks(det, solids, hands)
     fit = fit_ball(
         img,
         bgf,
@@ -60,8 +84,9 @@ def refit(
         sz.ball_height,
         excluded=excluded,
         streak0_px=streak0_px,
+        hiders=hiders,
     )
-    return beside_a_piece(det, img, bgf, fit, solids, excluded)
+    return beside_a_piece(det, img, bgf, fit, solids, excluded, hiders)
 
 
 def _nearest_point(x: Solid, xy_mm: FloatArray) -> FloatArray:
@@ -76,6 +101,39 @@ def _nearest_point(x: Solid, xy_mm: FloatArray) -> FloatArray:
     return np.asarray(x.p[:2] + d / max(float(np.hypot(*d)), 1e-9) * x.p[2] / 2.0, np.float64)
 
 
+def touching_box(
+    det: Detector, fit: BallFit, solids: list[Solid], hiders: list[FloatArray]
+) -> BallFit:
+    """The fit with its ``visible`` share no more than where the ball would touch the nearest
+    goalkeeper's box, when its footprint lies within :data:`_TOUCH_MM` of it.
+
+    Beside a box that hides part of it, the ball's side toward the box is hidden and its far
+    side lies in the box's shadow, as dark as the felt there: the fit is held by its lit core
+    alone and can stop 1-2.5 mm away from the box (rig 300: 1.2-1.6 mm, away from it), where
+    it sees nearly all of its silhouette (0.93 of it, where the true ball shows 0.68). Nothing
+    in the image says the ball is not against the box: what it hides is taken there, and the
+    sigma (:func:`vision.detect.ball_sigma_mm`) grows with it. Within :data:`_TOUCH_MM`: the
+    box's fit beside a ball was seen 3-4 mm off (rig 300, a ball 1 mm short then fitted 2 mm
+    into the goal at a sigma of 0.14 mm, a false goal in the making; bounded so, 1.17 mm). A
+    fit drawn out along a streak is bounded too (a still ball beside the box was once fitted so,
+    2.4 mm off at a sigma of 0.18 mm: bounded, 1.2 mm)."""
+    keepers = [x for x in solids if x.kind == "goalkeeper"]
+    if not keepers or not hiders:
+        return fit
+    r = det.sizes.ball_diameter / 2.0
+    pts = [_nearest_point(x, fit.xy_mm) for x in keepers]
+    dist = [float(np.hypot(*(q - fit.xy_mm))) for q in pts]
+    i = int(np.argmin(dist))
+    if dist[i] - r > _TOUCH_MM:
+        return fit
+    xy = fit.xy_mm
+    if dist[i] > r:  # moved toward the box until it touches it
+        xy = pts[i] + (fit.xy_mm - pts[i]) / dist[i] * r
+    sz = det.sizes
+    seen = 1.0 - hidden_share(det.camera, xy, sz.ball_diameter, sz.ball_height, hiders)
+    return replace(fit, visible=seen) if seen < fit.visible else fit
+
+
 def beside_a_piece(
     det: Detector,
     img: U8,
@@ -83,14 +141,20 @@ def beside_a_piece(
     fit: BallFit | None,
     solids: list[Solid],
     excluded: NDArray[np.bool_],
+    hiders: list[FloatArray],
 ) -> BallFit | None:
-    """A still ball partly hidden by a piece beside it is fitted on the sliver beyond the
-    piece's pixels (grown by its blurred edge). From a start on that sliver (its blob's mean)
+    """A still ball partly hidden by a piece beside it is fitted on the sliver the piece leaves
+    (beyond a button's pixels grown by its blurred edge, a goalkeeper's silhouette modelled:
+    :func:`ball_masks`). From a start on that sliver (its blob's mean)
     the fit has a second minimum further from the piece, its rim colour taken from the piece's
     shadow around it: 0.6-2.5 mm off on the goal-line protocol's rigs. It is fitted again from
     starts toward the piece and the one of least residual kept (mostly within 0.5 mm, not
-    always: a partly hidden ball's sigma covers the rest, :func:`vision.detect.ball_sigma_mm`)."""
-    if fit is None or fit.visible >= _HIDDEN or np.hypot(*fit.streak_px) >= 1.0:
+    always: a partly hidden ball's sigma covers the rest, :func:`vision.detect.ball_sigma_mm`;
+    its hidden share is bounded by :func:`touching_box`)."""
+    if fit is None:
+        return fit
+    fit = touching_box(det, fit, solids, hiders)
+    if fit.visible >= _HIDDEN or np.hypot(*fit.streak_px) >= 1.0:
         return fit
     r = det.sizes.ball_diameter / 2.0
     pts = [_nearest_point(x, fit.xy_mm) for x in solids]
@@ -109,10 +173,11 @@ def beside_a_piece(
             sz.ball_diameter,
             sz.ball_height,
             excluded=excluded,
+            hiders=hiders,
         )
         if again is not None and ball_fit_ok(again) and again.rms < best.rms:
             best = again
-    return best
+    return touching_box(det, best, solids, hiders)
 
 
 def ball_elsewhere(
@@ -225,6 +290,7 @@ def find_ball(
         if _on_mask(bars, b[2]) < _ON_FRAME or not _bar_coloured(det, img, bars, b[2])
     ]
     excluded = det._excluded(solids, hands)
+    ball_excluded, hiders = ball_masks(det, solids, hands)
     if not cands:  # white on white: a ball on a painted spot may leave no blob at all
         spot = det._ball_on_spot(img, bgf, excluded)
         return spot if spot is not None else faint_ball(det, img, bgf, excluded)
@@ -268,14 +334,22 @@ def find_ball(
             xy0,
             sz.ball_diameter,
             sz.ball_height,
-            excluded=excluded,
+            excluded=ball_excluded,
             streak0_px=streak,
+            hiders=hiders,
         )
         if streak is not None and (fit is None or np.hypot(*fit.streak_px) > _MAX_STREAK_PX):
             # a still ball's blob drawn out along a line (or the net's edge behind it) looks
             # like a streak, and the streak's fit runs off: tried again as a still ball
             fit = fit_ball(
-                img, bgf, det.camera, xy0, sz.ball_diameter, sz.ball_height, excluded=excluded
+                img,
+                bgf,
+                det.camera,
+                xy0,
+                sz.ball_diameter,
+                sz.ball_height,
+                excluded=ball_excluded,
+                hiders=hiders,
             )
         score = det._ball_score(fit, bgf, c)
         peak = peaks.get(id(uv), c)
@@ -285,7 +359,14 @@ def find_ball(
             # from where its matched filter peaks
             xy1 = det.camera.image_to_table(peak[None], z_c)[0]
             again = fit_ball(
-                img, bgf, det.camera, xy1, sz.ball_diameter, sz.ball_height, excluded=excluded
+                img,
+                bgf,
+                det.camera,
+                xy1,
+                sz.ball_diameter,
+                sz.ball_height,
+                excluded=ball_excluded,
+                hiders=hiders,
             )
             if (
                 again is not None
@@ -296,7 +377,7 @@ def find_ball(
         if fit is None or not det._ball_fit_ok(fit):
             det._reject(uv, hands, "ball")
             continue
-        fit = beside_a_piece(det, img, bgf, fit, solids, excluded)
+        fit = beside_a_piece(det, img, bgf, fit, solids, ball_excluded, hiders)
         assert fit is not None
         score = det._ball_score(fit, bgf, c)
         if not det._in_goal(fit.xy_mm):

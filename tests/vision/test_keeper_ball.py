@@ -5,11 +5,11 @@ a goal line, a goalkeeper 0.5 mm from it, long side facing it, placed around it 
 about a third of the ball's silhouette; only where the box is in front of the ball from the
 camera (the solids decide, as the renderer's painter's order), so that it hides part of the
 ball and its shadow falls across the rest. Such a box often stands in its goal, its centre
-past the line, and must still be found. The ball is fitted on the sliver beyond the box's
-pixels (grown by its blurred edge); on rig 300 (an orange ball on a pale felt) such fits
-stopped 0.6-2.5 mm off, away from the box, with a sigma of 0.12-0.18 mm (a ball 1 mm short was
-called GOAL +1.5 mm). Its reported sigma must cover the error: a call then says TOO_CLOSE,
-never a confident wrong decision.
+past the line, and must still be found. The ball is fitted on what the box's silhouette
+leaves of it (the box was left out grown by its blurred edge); on rig 300 (an orange ball on a
+pale felt) such fits stopped 0.6-2.5 mm off, away from the box, with a sigma of 0.12-0.18 mm
+(a ball 1 mm short was called GOAL +1.5 mm). Its reported sigma must cover the error: a call
+then says TOO_CLOSE, never a confident wrong decision.
 
 The protocol's rigs (their true cameras), the table learned from a match's first 15 s.
 """
@@ -127,26 +127,16 @@ def test_goalkeepers_stepping_into_their_goal_beside_the_ball_are_found(seed: in
     assert sum(found) >= 0.75 * len(found), _calls(seed)
 
 
-@pytest.mark.parametrize(
-    "seed",
-    [
-        300,
-        pytest.param(
-            302,
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="rig 302: with the box truly in front of the ball (5-6 px across here), "
-                "the ball's sliver beside it is found in none of the 8 cases (the right "
-                "penalty mark is reported as the ball instead); the cases that passed had the "
-                "box behind the ball, painted over it by centre depth",
-            ),
-        ),
-    ],
-)
+@pytest.mark.parametrize("seed", [300, 302])
 def test_a_ball_hidden_in_part_by_a_goalkeeper_is_never_sure_and_wrong(seed: int) -> None:
-    """Where the goalkeeper is fitted within a millimetre (its pixels, grown by its blurred
-    edge, left out of the ball's fit), the ball beside it is reported (found in its shadow)
-    and its sigma covers its error: 0.6-1.0 mm off at a sigma of 0.12-0.15 mm before."""
+    """Where the goalkeeper is fitted within a millimetre, the ball beside it is reported
+    (found in its shadow, what the box's silhouette hides left out of its model) and its sigma
+    covers its error: 0.6-1.0 mm off at a sigma of 0.12-0.15 mm before.
+
+    On rig 302 (a white ball 5-6 px across, half behind the box, on the white goal line) the
+    box, grown by its blurred edge, took the ball's whole sliver: found in none of the 8 cases
+    (the right penalty mark reported instead); with the box's silhouette modelled, in 3 of
+    them, within 0.21 mm."""
     calls = [c for c in _calls(seed) if c[0] < 1.0 and not math.isnan(c[1])]
     assert calls
     for off, err, sigma, margin in calls:
