@@ -128,16 +128,17 @@ def _pieces(ball_xy: tuple[float, float], keeper: tuple[float, float, float] | N
     )
 
 
-def _keeper_hiding(
-    rig: Rig, ball_xy: np.ndarray, share: float = 0.35
+def keeper_hiding(
+    cam: Camera, ball_xy: np.ndarray, share: float = 0.35, min_cover: float = 0.0
 ) -> tuple[float, float, float] | None:
     """A goalkeeper beside the ball (0.5 mm gap, long side facing it) placed around it where it
-    hides closest to ``share`` of the ball's silhouette in the true camera: only places where the
+    hides closest to ``share`` of the ball's silhouette in camera ``cam``: only places where the
     box is in front of the ball (:func:`simulator.occlusion.in_front`; behind it, the ball hides
-    part of the box, not the reverse). None where no place puts it in front."""
+    part of the box, not the reverse) and hides more than ``min_cover`` of it. None where no
+    place does. ``(x_mm, y_mm, angle_rad)``."""
     from vision.ball import sphere_outline
 
-    ball_poly = shapely.Polygon(sphere_outline(rig.true_cam, np.array([*ball_xy, R_MM]), R_MM))
+    ball_poly = shapely.Polygon(sphere_outline(cam, np.array([*ball_xy, R_MM]), R_MM))
     ball_solid = occlusion.sphere([*ball_xy, R_MM], R_MM)
     best, best_err = None, math.inf
     for a in np.radians(np.arange(0.0, 360.0, 10.0)):
@@ -146,14 +147,21 @@ def _keeper_hiding(
         ang = a + math.pi / 2
         corners = rectangle_corners(c[None], np.array([[70.0, 15.0]]), np.array([ang]))[0]
         keeper = occlusion.box(corners, 0.0, 35.0)
-        if not occlusion.in_front(keeper, ball_solid, rig.true_cam.centre_mm):
+        if not occlusion.in_front(keeper, ball_solid, cam.centre_mm):
             continue
         pts = np.array([[*p, z] for p in corners for z in (0.0, 35.0)])
-        hull = shapely.MultiPoint(rig.true_cam.table_to_image(pts)).convex_hull
+        hull = shapely.MultiPoint(cam.table_to_image(pts)).convex_hull
         cover = ball_poly.intersection(hull).area / max(ball_poly.area, 1e-9)
-        if abs(cover - share) < best_err:
+        if cover > min_cover and abs(cover - share) < best_err:
             best, best_err = (float(c[0]), float(c[1]), float(ang)), abs(cover - share)
     return best
+
+
+def _keeper_hiding(
+    rig: Rig, ball_xy: np.ndarray, share: float = 0.35
+) -> tuple[float, float, float] | None:
+    """:func:`keeper_hiding` in the rig's true camera (the protocol's keeper place)."""
+    return keeper_hiding(rig.true_cam, ball_xy, share)
 
 
 def _frame(k: int, pieces: Pieces, vel: np.ndarray | None = None) -> FrameTruth:

@@ -21,17 +21,15 @@ import math
 
 import numpy as np
 import pytest
-import shapely
 from numpy.typing import NDArray
 
+from benchmarks.bench_goalline import keeper_hiding
 from calibration.camera import Camera
-from geometry.pieces import Pieces, rectangle_corners
+from geometry.pieces import Pieces
 from geometry.tablespec import load_table
-from simulator import occlusion
 from simulator.render import Renderer
 from simulator.state import FrameTruth
 from tests.vision.protocol_rig import learned_rig
-from vision.ball import sphere_outline
 from vision.detect import Detector
 
 TABLE = load_table("brasileira")
@@ -64,27 +62,10 @@ def _rig(seed: int) -> tuple[Renderer, Detector]:
 _CASES = ((-1.0, 20.0), (-0.7, -30.0), (0.7, 45.0), (1.0, 0.0))
 
 
-def _hiding(cam: Camera, ball_xy: NDArray[np.float64], share: float = 0.35) -> Keeper | None:
-    """A goalkeeper beside the ball (0.5 mm gap, long side facing it), in front of the ball
-    from the camera (:func:`simulator.occlusion.in_front`), placed around it where it hides
-    closest to ``share`` of the ball's silhouette (as the protocol places it); None where no such
-    place hides any."""
-    ball_poly = shapely.Polygon(sphere_outline(cam, np.array([*ball_xy, R_MM]), R_MM))
-    ball = occlusion.sphere([*ball_xy, R_MM], R_MM)
-    best, best_err = None, math.inf
-    for a in np.radians(np.arange(0.0, 360.0, 10.0)):
-        d = np.array([math.cos(a), math.sin(a)])
-        c = ball_xy + d * (R_MM + 7.5 + 0.5)
-        corners = rectangle_corners(c[None], np.array([[70.0, 15.0]]), np.array([a + math.pi / 2]))
-        keeper = occlusion.box(corners[0], 0.0, 35.0)
-        if not occlusion.in_front(keeper, ball, cam.centre_mm):
-            continue
-        pts = np.array([[*p, z] for p in corners[0] for z in (0.0, 35.0)])
-        hull = shapely.MultiPoint(cam.table_to_image(pts)).convex_hull
-        cover = ball_poly.intersection(hull).area / max(ball_poly.area, 1e-9)
-        if cover > 0.05 and abs(cover - share) < best_err:
-            best, best_err = (float(c[0]), float(c[1]), float(a + math.pi / 2)), abs(cover - share)
-    return best
+def _hiding(cam: Camera, ball_xy: NDArray[np.float64]) -> Keeper | None:
+    """The protocol's keeper place (:func:`benchmarks.bench_goalline.keeper_hiding`): in front
+    of the ball from the camera, hiding about a third of it (more than 5%); None where none."""
+    return keeper_hiding(cam, ball_xy, 0.35, min_cover=0.05)
 
 
 @functools.cache
