@@ -36,8 +36,9 @@ def nonzero_yx(
 def take_px(img: NDArray[_Px], flat_idx: NDArray[np.intp]) -> NDArray[_Px]:
     """The pixels ``img[ys, xs]`` (n, C) of an image (h, w, C) at the flat indices
     ``ys * w + xs``: one gather from the rows of the flattened image, faster than numpy's 2D
-    fancy indexing (an image that is not contiguous is copied first)."""
-    return img.reshape(img.shape[0] * img.shape[1], -1)[flat_idx]
+    fancy indexing (an image that is not contiguous is copied first); ``np.take`` along the
+    rows is a few times faster again than indexing them."""
+    return np.take(img.reshape(img.shape[0] * img.shape[1], -1), flat_idx, axis=0)
 
 
 def foreground(
