@@ -66,12 +66,34 @@ def sphere_outline(
     d = float(np.linalg.norm(to_cam))
     axis = to_cam / d
     rho = radius_mm * math.sqrt(max(1.0 - (radius_mm / d) ** 2, 0.0))
-    e1 = np.cross(axis, [0.0, 0.0, 1.0] if abs(axis[2]) < 0.9 else [1.0, 0.0, 0.0])
+    e1 = _cross(axis, (0.0, 0.0, 1.0) if abs(axis[2]) < 0.9 else (1.0, 0.0, 0.0))
     e1 /= np.linalg.norm(e1)
-    e2 = np.cross(axis, e1)
-    ang = np.linspace(0.0, 2.0 * np.pi, n, endpoint=False)
-    ring = np.cos(ang)[:, None] * e1 + np.sin(ang)[:, None] * e2
+    e2 = _cross(axis, e1)
+    cos, sin = _ring(n)
+    ring = cos * e1 + sin * e2
     return camera.table_to_image(c + axis * radius_mm**2 / d + rho * ring)
+
+
+def _cross(a: FloatArray, b: Sequence[float] | FloatArray) -> FloatArray:
+    """``np.cross`` of two 3-vectors, the same products and differences without its
+    broadcasting machinery (many times the arithmetic's cost for one pair)."""
+    a0, a1, a2 = (float(v) for v in a)
+    b0, b1, b2 = (float(v) for v in b)
+    return np.array([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0])
+
+
+_RINGS: dict[int, tuple[FloatArray, FloatArray]] = {}
+
+
+def _ring(n: int) -> tuple[FloatArray, FloatArray]:
+    """Cosines and sines (n, 1) of ``n`` angles round a circle (computed once per ``n``)."""
+    got = _RINGS.get(n)
+    if got is None:
+        ang = np.linspace(0.0, 2.0 * np.pi, n, endpoint=False)
+        got = _RINGS[n] = (np.cos(ang)[:, None], np.sin(ang)[:, None])
+        for a in got:
+            a.flags.writeable = False
+    return got
 
 
 def ball_outline(
@@ -95,10 +117,12 @@ def _edges(outline: FloatArray, uu: F32, vv: F32) -> tuple[F32, F32, F32, F32]:
     """A convex polygon's outward unit normals (E, 2) and offsets (E,), the pixels' projections
     on the normals (P, E), and the offsets of the lines through the polygon's mean (E,)."""
     a = outline.astype(np.float32)
-    b = np.roll(a, -1, axis=0)
+    b = np.concatenate((a[1:], a[:1]))  # the next vertex (np.roll's result, without its cost)
     e = b - a
     area2 = float(np.sum(a[:, 0] * b[:, 1] - b[:, 0] * a[:, 1]))
-    n = np.column_stack([e[:, 1], -e[:, 0]]) * np.float32(1.0 if area2 > 0 else -1.0)
+    n = np.empty_like(e)
+    n[:, 0], n[:, 1] = e[:, 1], -e[:, 0]
+    n *= np.float32(1.0 if area2 > 0 else -1.0)
     n /= np.maximum(np.linalg.norm(n, axis=1, keepdims=True), 1e-9)
     off = np.sum(n * a, axis=1)
     proj = uu.reshape(-1, 1) * n[:, 0] + vv.reshape(-1, 1) * n[:, 1]
@@ -115,11 +139,15 @@ def _coverage(outline: FloatArray, uu: F32, vv: F32, core: float | None = None) 
     differences of the fit see a smooth model.
     """
     _, off, proj, mid_n = _edges(outline, uu, vv)
-    whole = np.clip(0.5 - (proj - off).max(axis=1), 0.0, 1.0)
+    # clipped by np.minimum / np.maximum: np.clip's values, without its wrapper's cost
+    whole = np.minimum(np.maximum(0.5 - (proj - off).max(axis=1), 0.0), 1.0)
     if core is None:
         return whole.reshape(uu.shape).astype(np.float32)
-    inner = np.clip(0.5 - (proj - (mid_n + np.float32(core) * (off - mid_n))).max(axis=1), 0, 1)
-    return np.stack([whole, inner], axis=1).reshape(*uu.shape, 2).astype(np.float32)
+    out = np.empty((len(whole), 2), np.float32)
+    out[:, 0] = whole
+    inner = 0.5 - (proj - (mid_n + np.float32(core) * (off - mid_n))).max(axis=1)
+    out[:, 1] = np.minimum(np.maximum(inner, 0), 1)
+    return out.reshape(*uu.shape, 2)
 
 
 def _coverage_d(outline: FloatArray, uu: F32, vv: F32, core: float) -> F32:
@@ -134,11 +162,12 @@ def _coverage_d(outline: FloatArray, uu: F32, vv: F32, core: float) -> F32:
     """
     n, off, proj, mid_n = _edges(outline, uu, vv)
     out = np.empty((proj.shape[0], 6), np.float32)
+    rows = np.arange(proj.shape[0])
     for j, o in enumerate((off, mid_n + np.float32(core) * (off - mid_n))):
         dist = proj - o
         k = dist.argmax(axis=1)
-        cov = 0.5 - np.take_along_axis(dist, k[:, None], axis=1)[:, 0]
-        out[:, j] = np.clip(cov, 0.0, 1.0)
+        cov = 0.5 - dist[rows, k]
+        out[:, j] = np.minimum(np.maximum(cov, 0.0), 1.0)
         out[:, 2 + 2 * j : 4 + 2 * j] = n[k] * ((cov > 0.0) & (cov < 1.0))[:, None]
     return out.reshape(*uu.shape, 6)
 
