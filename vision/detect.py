@@ -499,7 +499,9 @@ class Detector:
                 up = self._upsample(hands.astype(np.uint8), (a, b), (x0, x1))
                 grown = cv2.dilate(up, np.ones((7, 7), np.uint8))[y0 - a : y1 - a]
                 mask[y0 - r0 : y1 - r0, x0:x1] |= np.asarray(grown, np.uint8)
-        return mask > 0
+        # every value is 0 or 1 (filled with 1, dilated, or-ed): the bytes are a boolean
+        # mask as they are (comparing the frame's two million pixels cost more than the rest)
+        return mask.view(np.bool_)
 
     def _buttons(
         self,
