@@ -88,6 +88,7 @@ __all__ = ["BUTTON_DIAMETER_MM", "Detector", "DetectorError", "ball_sigma_mm"]
 
 FloatArray = NDArray[np.float64]
 U8 = NDArray[np.uint8]
+F32 = NDArray[np.float32]
 BUTTON_DIAMETER_MM = (22.0, 66.0)  # accepted fitted diameters (buttons are 25-60 mm)
 _HAND_MM2 = 4500.0  # a blob this large reaching the rails is a hand (a 60 mm button: 2827)
 # The models' own error (JPEG's chroma blur, shading, a side seen in part), which the fits'
@@ -120,6 +121,24 @@ def _split(points: NDArray[np.int32], hulls: list[FloatArray]) -> list[NDArray[n
     """``points`` (the hulls' vertices, concatenated and converted in one pass: a numpy call
     per solid cost more than its arithmetic) cut back into one array per hull."""
     return np.split(points, np.cumsum([len(h) for h in hulls])[:-1])
+
+
+def _peaks(fg: NDArray[np.bool_]) -> tuple[NDArray[np.intp], NDArray[np.intp], F32]:
+    """The local maxima (5 x 5, at least 2) of a mask's distance transform (OpenCV's 5 x 5
+    chamfer): rows, columns and distances (coarse px), in raster order.
+
+    Computed within the mask's bounding box and 3 pixels around it only: a zero pixel there
+    lies on the way to any farther one, so the (fixed-point) distances and their maxima are
+    the whole image's; in a video the foreground left to seed is a few moving pieces."""
+    rows, cols = np.flatnonzero(fg.any(axis=1)), np.flatnonzero(fg.any(axis=0))
+    if not len(rows):
+        return np.zeros(0, np.intp), np.zeros(0, np.intp), np.zeros(0, np.float32)
+    y0, y1 = max(0, int(rows[0]) - 3), min(fg.shape[0], int(rows[-1]) + 4)
+    x0, x1 = max(0, int(cols[0]) - 3), min(fg.shape[1], int(cols[-1]) + 4)
+    dt = cv2.distanceTransform(fg[y0:y1, x0:x1].astype(np.uint8), cv2.DIST_L2, 5)
+    peak = (dt >= cv2.dilate(dt, np.ones((5, 5), np.uint8))) & (dt >= 2.0)
+    iy, ix = nonzero_yx(peak)
+    return iy + y0, ix + x0, np.asarray(dt[iy, ix], np.float32)
 
 
 def _subsample(img: U8, stride: int) -> U8:
@@ -516,10 +535,8 @@ class Detector:
         the hands about it, and not fitted again while they stay the same (a fold of the net, a
         print the model of the table lacks, a hand's edge at rest)."""
         s = self.stride
-        dt = cv2.distanceTransform(fg.astype(np.uint8), cv2.DIST_L2, 5)
-        peak = (dt >= cv2.dilate(dt, np.ones((5, 5), np.uint8))) & (dt >= 2.0)
-        iy, ix = nonzero_yx(peak)
-        r_mm = dt[iy, ix] * s * self._mm_px[iy, ix]
+        iy, ix, d_px = _peaks(fg)
+        r_mm = d_px * s * self._mm_px[iy, ix]
         order = np.argsort(-r_mm)
         seeds: list[tuple[FloatArray, float]] = []
         boxes: list[FloatArray] = []  # each seed's pixels (a square of its radius, px)
@@ -528,7 +545,7 @@ class Detector:
                 break
             xy = self._xy_sub[iy[j], ix[j]]
             if all(np.hypot(*(xy - q)) > 0.8 * max(r_mm[j], rq) for q, rq in seeds):
-                r_px = float(dt[iy[j], ix[j]]) * s
+                r_px = float(d_px[j]) * s
                 box = self._uv_sub[iy[j], ix[j]] + np.array([[-r_px, -r_px], [r_px, r_px]])
                 if self.learned and self.memory.rejected(self._sub, box, "button", hands):
                     continue  # fitted in vain before, and nothing about it has changed
