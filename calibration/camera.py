@@ -49,8 +49,8 @@ __all__ = [
 FloatArray = NDArray[np.float64]
 FORMAT = "camera/1"
 CAMERA_PRESETS = ("overhead", "tilted", "wide")
-_SIDES = ("left", "right", "up", "down")
-_K_USED = ((0, 0), (0, 1), (0, 2), (1, 1), (1, 2))  # the intrinsics a projection reads  # "up"/"down": the long axis runs down the image
+_SIDES = ("left", "right", "up", "down")  # "up"/"down": the long axis runs down the image
+_K_USED = ((0, 0), (0, 1), (0, 2), (1, 1), (1, 2))  # the intrinsics a projection reads
 
 
 class CameraError(ValueError):
