@@ -4,6 +4,7 @@ from the rails, told from the pieces under them), and a fast ``nonzero`` of a 2D
 
 from __future__ import annotations
 
+import math
 from typing import TypeVar
 
 import cv2
@@ -64,9 +65,9 @@ def foreground(
     )
     sample = level[::4, ::4][region[::4, ::4]]
     thr = max(min_level, 4.0 * float(np.median(sample))) if len(sample) else min_level
-    fg = (level > thr) & region
+    fg = (level > _below(thr)) & region
     if lines is not None:  # a painted line's edges differ most from any model of them
-        fg &= ~lines | (level > 2.5 * thr)
+        fg &= ~lines | (level > _below(2.5 * thr))
     flat = np.flatnonzero(fg)
     if len(flat):
         seen = take_px(sub_bgr, flat).astype(np.float32)
@@ -77,6 +78,12 @@ def foreground(
         shadow = (k > _SHADOW_K) & (k < 0.97) & (off < 12.0 + 0.06 * np.sqrt(norm2))
         fg.put(flat[shadow], False)
     return fg, level
+
+
+def _below(thr: float) -> int:
+    """The integer an integer level must exceed to exceed ``thr`` (its floor, within uint16):
+    a comparison in the levels' own type, not in float64 over the whole frame."""
+    return min(math.floor(thr), 65535)
 
 
 def hand_mask(
