@@ -634,15 +634,20 @@ class Detector:
 
     def _blobs(self, mask: NDArray[np.bool_]) -> list[tuple[FloatArray, float, FloatArray]]:
         """Blobs of a coarse mask: (table points (k, 2), area mm2, full-res pixels (k, 2))."""
-        n, labels, stats = _components(mask)
-        out = []
-        px_mm2 = self._px_mm2
-        for k in range(1, n):
-            x, y, w, h = stats[k, :4]
-            iy, ix = nonzero_yx(labels[y : y + h, x : x + w] == k)
-            iy, ix = iy + y, ix + x
-            out.append((self._xy_sub[iy, ix], float(px_mm2[iy, ix].sum()), self._uv_sub[iy, ix]))
-        return out
+        n, labels, _ = _components(mask)
+        if n <= 1:
+            return []
+        # every blob's pixels in one pass (grouped by label, in raster order within each, as a
+        # blob's own search of its box gives them), then cut: a numpy call per blob cost more
+        on = np.flatnonzero(labels)
+        lab = labels.ravel()[on]
+        on = on[np.argsort(lab, kind="stable")]
+        cuts = np.cumsum(np.bincount(lab, minlength=n)[1:])[:-1]
+        iy, ix = np.divmod(on, labels.shape[1])
+        xy = np.split(self._xy_sub[iy, ix], cuts)
+        uv = np.split(self._uv_sub[iy, ix], cuts)
+        area = np.split(self._px_mm2[iy, ix], cuts)
+        return [(p, float(a.sum()), q) for p, a, q in zip(xy, area, uv, strict=True)]
 
     def _leftovers(
         self,
