@@ -72,9 +72,14 @@ def foreground(
     if len(flat):
         seen = take_px(sub_bgr, flat).astype(np.float32)
         ref = take_px(sub_bg, flat).astype(np.float32)
-        norm2 = np.maximum((ref * ref).sum(axis=1), 1.0)
-        k = (seen * ref).sum(axis=1) / norm2
-        off = np.linalg.norm(seen - k[:, None] * ref, axis=1)
+        # the channels summed first to last, as numpy's sum and norm over three do (the same
+        # values, without a reduction per pixel)
+        s0, s1, s2 = seen[:, 0], seen[:, 1], seen[:, 2]
+        r0, r1, r2 = ref[:, 0], ref[:, 1], ref[:, 2]
+        norm2 = np.maximum(r0 * r0 + r1 * r1 + r2 * r2, 1.0)
+        k = (s0 * r0 + s1 * r1 + s2 * r2) / norm2
+        e0, e1, e2 = s0 - k * r0, s1 - k * r1, s2 - k * r2
+        off = np.sqrt(e0 * e0 + e1 * e1 + e2 * e2)
         shadow = (k > _SHADOW_K) & (k < 0.97) & (off < 12.0 + 0.06 * np.sqrt(norm2))
         fg.put(flat[shadow], False)
     return fg, level
