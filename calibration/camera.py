@@ -50,6 +50,7 @@ FloatArray = NDArray[np.float64]
 FORMAT = "camera/1"
 CAMERA_PRESETS = ("overhead", "tilted", "wide")
 _SIDES = ("left", "right", "up", "down")  # "up"/"down": the long axis runs down the image
+_K_USED = ((0, 0), (0, 1), (0, 2), (1, 1), (1, 2))  # the intrinsics a projection reads
 
 
 class CameraError(ValueError):
@@ -141,6 +142,12 @@ class Camera:
         object.__setattr__(self, "_R", rot)
         object.__setattr__(self, "_centre", -rot.T @ self.tvec)
         object.__setattr__(self, "_Kinv", np.linalg.inv(self.K))
+        # the projection's constants as Python floats (numpy scalars' arithmetic is slower;
+        # a float64's value is the same either way)
+        object.__setattr__(self, "_dist", tuple(float(v) for v in self.dist))
+        k = self.K
+        object.__setattr__(self, "_k", tuple(float(k[i, j]) for i, j in _K_USED))
+        object.__setattr__(self, "_Rt", rot.T)
 
     # ------------------------------------------------------------------ derived
     @property
@@ -164,24 +171,31 @@ class Camera:
     # ------------------------------------------------------------------ forward
     def to_camera_frame(self, xyz_mm: ArrayLike) -> FloatArray:
         """Table points (N, 3) in the camera frame (N, 3)."""
-        xyz = _points(xyz_mm, 3, "xyz_mm")
-        return xyz @ self.R.T + self.tvec
+        if type(xyz_mm) is np.ndarray and xyz_mm.ndim == 2 and xyz_mm.shape[1] == 3:
+            xyz = xyz_mm if xyz_mm.dtype == np.float64 else xyz_mm.astype(np.float64)
+        else:
+            xyz = _points(xyz_mm, 3, "xyz_mm")
+        return xyz @ self._Rt + self.tvec  # type: ignore[attr-defined]
 
     def distort(self, xy_norm: FloatArray) -> FloatArray:
         """Apply the lens distortion to normalised image coordinates (N, 2)."""
-        k1, k2, p1, p2, k3 = self.dist
+        k1, k2, p1, p2, k3 = self._dist  # type: ignore[attr-defined]
         x, y = xy_norm[:, 0], xy_norm[:, 1]
         r2 = x * x + y * y
         radial = 1.0 + r2 * (k1 + r2 * (k2 + r2 * k3))
-        xd = x * radial + 2.0 * p1 * x * y + p2 * (r2 + 2.0 * x * x)
-        yd = y * radial + p1 * (r2 + 2.0 * y * y) + 2.0 * p2 * x * y
-        return np.stack([xd, yd], axis=1)
+        # written into one array (np.stack's checks cost more than the arithmetic for the few
+        # points a fit projects at a time; the values are the same)
+        out = np.empty((len(x), 2))
+        out[:, 0] = x * radial + 2.0 * p1 * x * y + p2 * (r2 + 2.0 * x * x)
+        out[:, 1] = y * radial + p1 * (r2 + 2.0 * y * y) + 2.0 * p2 * x * y
+        return out
 
     def _to_pixels(self, xy_dist: FloatArray) -> FloatArray:
-        k = self.K
-        u = k[0, 0] * xy_dist[:, 0] + k[0, 1] * xy_dist[:, 1] + k[0, 2]
-        v = k[1, 1] * xy_dist[:, 1] + k[1, 2]
-        return np.stack([u, v], axis=1)
+        k00, k01, k02, k11, k12 = self._k  # type: ignore[attr-defined]
+        out = np.empty((len(xy_dist), 2))
+        out[:, 0] = k00 * xy_dist[:, 0] + k01 * xy_dist[:, 1] + k02
+        out[:, 1] = k11 * xy_dist[:, 1] + k12
+        return out
 
     def table_to_image(self, xyz_mm: ArrayLike) -> FloatArray:
         """Project table points (N, 3) mm to pixels (N, 2); NaN for points behind the camera."""

@@ -66,12 +66,34 @@ def sphere_outline(
     d = float(np.linalg.norm(to_cam))
     axis = to_cam / d
     rho = radius_mm * math.sqrt(max(1.0 - (radius_mm / d) ** 2, 0.0))
-    e1 = np.cross(axis, [0.0, 0.0, 1.0] if abs(axis[2]) < 0.9 else [1.0, 0.0, 0.0])
+    e1 = _cross(axis, (0.0, 0.0, 1.0) if abs(axis[2]) < 0.9 else (1.0, 0.0, 0.0))
     e1 /= np.linalg.norm(e1)
-    e2 = np.cross(axis, e1)
-    ang = np.linspace(0.0, 2.0 * np.pi, n, endpoint=False)
-    ring = np.cos(ang)[:, None] * e1 + np.sin(ang)[:, None] * e2
+    e2 = _cross(axis, e1)
+    cos, sin = _ring(n)
+    ring = cos * e1 + sin * e2
     return camera.table_to_image(c + axis * radius_mm**2 / d + rho * ring)
+
+
+def _cross(a: FloatArray, b: Sequence[float] | FloatArray) -> FloatArray:
+    """``np.cross`` of two 3-vectors, the same products and differences without its
+    broadcasting machinery (many times the arithmetic's cost for one pair)."""
+    a0, a1, a2 = (float(v) for v in a)
+    b0, b1, b2 = (float(v) for v in b)
+    return np.array([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0])
+
+
+_RINGS: dict[int, tuple[FloatArray, FloatArray]] = {}
+
+
+def _ring(n: int) -> tuple[FloatArray, FloatArray]:
+    """Cosines and sines (n, 1) of ``n`` angles round a circle (computed once per ``n``)."""
+    got = _RINGS.get(n)
+    if got is None:
+        ang = np.linspace(0.0, 2.0 * np.pi, n, endpoint=False)
+        got = _RINGS[n] = (np.cos(ang)[:, None], np.sin(ang)[:, None])
+        for a in got:
+            a.flags.writeable = False
+    return got
 
 
 def ball_outline(
@@ -91,17 +113,36 @@ def ball_outline(
     return hull
 
 
-def _edges(outline: FloatArray, uu: F32, vv: F32) -> tuple[F32, F32, F32, F32]:
+def _edges(
+    outline: FloatArray, uu: F32, vv: F32, by_edge: bool = False
+) -> tuple[F32, F32, F32, F32]:
     """A convex polygon's outward unit normals (E, 2) and offsets (E,), the pixels' projections
-    on the normals (P, E), and the offsets of the lines through the polygon's mean (E,)."""
+    on the normals (P, E), or (E, P) ``by_edge`` (the same values: a maximum over the edges
+    then runs along rows, several times faster), and the offsets of the lines through the
+    polygon's mean (E,)."""
     a = outline.astype(np.float32)
-    b = np.roll(a, -1, axis=0)
+    b = np.concatenate((a[1:], a[:1]))  # the next vertex (np.roll's result, without its cost)
     e = b - a
     area2 = float(np.sum(a[:, 0] * b[:, 1] - b[:, 0] * a[:, 1]))
-    n = np.column_stack([e[:, 1], -e[:, 0]]) * np.float32(1.0 if area2 > 0 else -1.0)
+    n = np.empty_like(e)
+    n[:, 0], n[:, 1] = e[:, 1], -e[:, 0]
+    n *= np.float32(1.0 if area2 > 0 else -1.0)
     n /= np.maximum(np.linalg.norm(n, axis=1, keepdims=True), 1e-9)
     off = np.sum(n * a, axis=1)
-    proj = uu.reshape(-1, 1) * n[:, 0] + vv.reshape(-1, 1) * n[:, 1]
+    if uu.ndim == 2 and bool((uu == uu[:1]).all()) and bool((vv == vv[:, :1]).all()):
+        # a grid (as every ROI is): each column's and row's products once, then summed for
+        # every pixel - the same products and sums as pixel by pixel
+        h, w = uu.shape
+        if by_edge:
+            pu, pv = n[:, 0, None] * uu[0], n[:, 1, None] * vv[:, 0]  # (E, w), (E, h)
+            proj = (pu[:, None, :] + pv[:, :, None]).reshape(len(n), h * w)
+        else:
+            pu, pv = uu[0][:, None] * n[:, 0], vv[:, 0][:, None] * n[:, 1]  # (w, E), (h, E)
+            proj = (pu[None, :, :] + pv[:, None, :]).reshape(h * w, len(n))
+    else:
+        proj = uu.reshape(-1, 1) * n[:, 0] + vv.reshape(-1, 1) * n[:, 1]
+        if by_edge:
+            proj = np.ascontiguousarray(proj.T)
     return n, off, proj, n @ a.mean(axis=0)
 
 
@@ -114,12 +155,16 @@ def _coverage(outline: FloatArray, uu: F32, vv: F32, core: float | None = None) 
     (exact inside and along the edges), smooth in the polygon's position, so finite
     differences of the fit see a smooth model.
     """
-    _, off, proj, mid_n = _edges(outline, uu, vv)
-    whole = np.clip(0.5 - (proj - off).max(axis=1), 0.0, 1.0)
+    _, off, proj, mid_n = _edges(outline, uu, vv, by_edge=True)
+    # clipped by np.minimum / np.maximum: np.clip's values, without its wrapper's cost
+    whole = np.minimum(np.maximum(0.5 - (proj - off[:, None]).max(axis=0), 0.0), 1.0)
     if core is None:
         return whole.reshape(uu.shape).astype(np.float32)
-    inner = np.clip(0.5 - (proj - (mid_n + np.float32(core) * (off - mid_n))).max(axis=1), 0, 1)
-    return np.stack([whole, inner], axis=1).reshape(*uu.shape, 2).astype(np.float32)
+    out = np.empty((len(whole), 2), np.float32)
+    out[:, 0] = whole
+    inner = 0.5 - (proj - (mid_n + np.float32(core) * (off - mid_n))[:, None]).max(axis=0)
+    out[:, 1] = np.minimum(np.maximum(inner, 0), 1)
+    return out.reshape(*uu.shape, 2)
 
 
 def _coverage_d(outline: FloatArray, uu: F32, vv: F32, core: float) -> F32:
@@ -134,11 +179,12 @@ def _coverage_d(outline: FloatArray, uu: F32, vv: F32, core: float) -> F32:
     """
     n, off, proj, mid_n = _edges(outline, uu, vv)
     out = np.empty((proj.shape[0], 6), np.float32)
+    rows = np.arange(proj.shape[0])
     for j, o in enumerate((off, mid_n + np.float32(core) * (off - mid_n))):
         dist = proj - o
         k = dist.argmax(axis=1)
-        cov = 0.5 - np.take_along_axis(dist, k[:, None], axis=1)[:, 0]
-        out[:, j] = np.clip(cov, 0.0, 1.0)
+        cov = 0.5 - dist[rows, k]
+        out[:, j] = np.minimum(np.maximum(cov, 0.0), 1.0)
         out[:, 2 + 2 * j : 4 + 2 * j] = n[k] * ((cov > 0.0) & (cov < 1.0))[:, None]
     return out.reshape(*uu.shape, 6)
 
@@ -252,7 +298,12 @@ class _Model:
         # felt's, a pale felt's shadow under the edge read as rim and pulled the centre toward
         # it, 0.1-0.3 mm). Not grown: on a pale felt the shadow beside a pale ball (its
         # contact shadow, a third darker) differs more than the ball does.
-        k = np.clip((image * bg).sum(axis=2) / np.maximum((bg * bg).sum(axis=2), 1.0), 0.55, 1.0)
+        i0, i1, i2 = image[:, :, 0], image[:, :, 1], image[:, :, 2]
+        b0, b1, b2 = bg[:, :, 0], bg[:, :, 1], bg[:, :, 2]
+        # (the channels summed first to last: numpy's sum over three, bit for bit, cheaper)
+        k = np.clip(
+            (i0 * b0 + i1 * b1 + i2 * b2) / np.maximum(b0 * b0 + b1 * b1 + b2 * b2, 1.0), 0.55, 1.0
+        )
         if near is not None:
             k = np.where(near, _shadow_under(k, valid & ~near), k)
         bg = bg * k[:, :, None]

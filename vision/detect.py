@@ -88,6 +88,7 @@ __all__ = ["BUTTON_DIAMETER_MM", "Detector", "DetectorError", "ball_sigma_mm"]
 
 FloatArray = NDArray[np.float64]
 U8 = NDArray[np.uint8]
+F32 = NDArray[np.float32]
 BUTTON_DIAMETER_MM = (22.0, 66.0)  # accepted fitted diameters (buttons are 25-60 mm)
 _HAND_MM2 = 4500.0  # a blob this large reaching the rails is a hand (a 60 mm button: 2827)
 # The models' own error (JPEG's chroma blur, shading, a side seen in part), which the fits'
@@ -114,6 +115,30 @@ def _components(mask: NDArray[np.bool_]) -> tuple[int, NDArray[np.integer], NDAr
     ltype = cv2.CV_16U if cv2.countNonZero(m) < 65000 else cv2.CV_32S
     n, labels, stats, _ = cv2.connectedComponentsWithStats(m, connectivity=8, ltype=ltype)
     return int(n), np.asarray(labels), np.asarray(stats, np.int32)
+
+
+def _split(points: NDArray[np.int32], hulls: list[FloatArray]) -> list[NDArray[np.int32]]:
+    """``points`` (the hulls' vertices, concatenated and converted in one pass: a numpy call
+    per solid cost more than its arithmetic) cut back into one array per hull."""
+    return np.split(points, np.cumsum([len(h) for h in hulls])[:-1])
+
+
+def _peaks(fg: NDArray[np.bool_]) -> tuple[NDArray[np.intp], NDArray[np.intp], F32]:
+    """The local maxima (5 x 5, at least 2) of a mask's distance transform (OpenCV's 5 x 5
+    chamfer): rows, columns and distances (coarse px), in raster order.
+
+    Computed within the mask's bounding box and 3 pixels around it only: a zero pixel there
+    lies on the way to any farther one, so the (fixed-point) distances and their maxima are
+    the whole image's; in a video the foreground left to seed is a few moving pieces."""
+    rows, cols = np.flatnonzero(fg.any(axis=1)), np.flatnonzero(fg.any(axis=0))
+    if not len(rows):
+        return np.zeros(0, np.intp), np.zeros(0, np.intp), np.zeros(0, np.float32)
+    y0, y1 = max(0, int(rows[0]) - 3), min(fg.shape[0], int(rows[-1]) + 4)
+    x0, x1 = max(0, int(cols[0]) - 3), min(fg.shape[1], int(cols[-1]) + 4)
+    dt = cv2.distanceTransform(fg[y0:y1, x0:x1].astype(np.uint8), cv2.DIST_L2, 5)
+    peak = (dt >= cv2.dilate(dt, np.ones((5, 5), np.uint8))) & (dt >= 2.0)
+    iy, ix = nonzero_yx(peak)
+    return iy + y0, ix + x0, np.asarray(dt[iy, ix], np.float32)
 
 
 def _subsample(img: U8, stride: int) -> U8:
@@ -444,8 +469,9 @@ class Detector:
         """Coarse mask of the solids' silhouettes, grown by ``grow`` coarse pixels."""
         mask = np.zeros(shape[:2], np.uint8)
         s, o = self.stride, self.stride // 2
-        polys = [np.round((x.hull - o) / s * 16).astype(np.int32) for x in solids if len(x.hull)]
-        if polys:
+        hulls = [x.hull for x in solids if len(x.hull)]
+        if hulls:
+            polys = _split(np.round((np.concatenate(hulls) - o) / s * 16).astype(np.int32), hulls)
             cv2.fillPoly(mask, polys, 1, cv2.LINE_8, 4)
         if grow:
             mask = np.asarray(cv2.dilate(mask, np.ones((2 * grow + 1, 2 * grow + 1), np.uint8)))
@@ -464,16 +490,15 @@ class Detector:
         w, h = self.camera.image_size
         r0, r1 = rows if rows is not None else (0, h)
         mask = np.zeros((r1 - r0, w), np.uint8)
-        polys = [
-            np.round(x.hull * 16).astype(np.int32) - np.array([0, 16 * r0], np.int32)
-            for i, x in enumerate(solids)
-            if i != skip and len(x.hull)
-        ]
-        if polys:
+        hulls = [x.hull for i, x in enumerate(solids) if i != skip and len(x.hull)]
+        if hulls:
+            pts = np.round(np.concatenate(hulls) * 16).astype(np.int32) - np.array(
+                [0, 16 * r0], np.int32
+            )
+            polys = _split(pts, hulls)
             cv2.fillPoly(mask, polys, 1, cv2.LINE_8, 4)
             # grown 2 px within the vertices' bounding box only (the filled pixels lie within a
             # pixel of it; outside it all is 0, as the dilation's border is): the same pixels
-            pts = np.concatenate(polys)
             lo, hi = pts.min(axis=0) // 16 - 3, pts.max(axis=0) // 16 + 4
             x0, y0 = max(0, int(lo[0])), max(0, int(lo[1]))
             x1, y1 = min(w, int(hi[0])), min(mask.shape[0], int(hi[1]))
@@ -493,7 +518,9 @@ class Detector:
                 up = self._upsample(hands.astype(np.uint8), (a, b), (x0, x1))
                 grown = cv2.dilate(up, np.ones((7, 7), np.uint8))[y0 - a : y1 - a]
                 mask[y0 - r0 : y1 - r0, x0:x1] |= np.asarray(grown, np.uint8)
-        return mask > 0
+        # every value is 0 or 1 (filled with 1, dilated, or-ed): the bytes are a boolean
+        # mask as they are (comparing the frame's two million pixels cost more than the rest)
+        return mask.view(np.bool_)
 
     def _buttons(
         self,
@@ -508,10 +535,8 @@ class Detector:
         the hands about it, and not fitted again while they stay the same (a fold of the net, a
         print the model of the table lacks, a hand's edge at rest)."""
         s = self.stride
-        dt = cv2.distanceTransform(fg.astype(np.uint8), cv2.DIST_L2, 5)
-        peak = (dt >= cv2.dilate(dt, np.ones((5, 5), np.uint8))) & (dt >= 2.0)
-        iy, ix = nonzero_yx(peak)
-        r_mm = dt[iy, ix] * s * self._mm_px[iy, ix]
+        iy, ix, d_px = _peaks(fg)
+        r_mm = d_px * s * self._mm_px[iy, ix]
         order = np.argsort(-r_mm)
         seeds: list[tuple[FloatArray, float]] = []
         boxes: list[FloatArray] = []  # each seed's pixels (a square of its radius, px)
@@ -520,7 +545,7 @@ class Detector:
                 break
             xy = self._xy_sub[iy[j], ix[j]]
             if all(np.hypot(*(xy - q)) > 0.8 * max(r_mm[j], rq) for q, rq in seeds):
-                r_px = float(dt[iy[j], ix[j]]) * s
+                r_px = float(d_px[j]) * s
                 box = self._uv_sub[iy[j], ix[j]] + np.array([[-r_px, -r_px], [r_px, r_px]])
                 if self.learned and self.memory.rejected(self._sub, box, "button", hands):
                     continue  # fitted in vain before, and nothing about it has changed
@@ -609,15 +634,20 @@ class Detector:
 
     def _blobs(self, mask: NDArray[np.bool_]) -> list[tuple[FloatArray, float, FloatArray]]:
         """Blobs of a coarse mask: (table points (k, 2), area mm2, full-res pixels (k, 2))."""
-        n, labels, stats = _components(mask)
-        out = []
-        px_mm2 = self._px_mm2
-        for k in range(1, n):
-            x, y, w, h = stats[k, :4]
-            iy, ix = nonzero_yx(labels[y : y + h, x : x + w] == k)
-            iy, ix = iy + y, ix + x
-            out.append((self._xy_sub[iy, ix], float(px_mm2[iy, ix].sum()), self._uv_sub[iy, ix]))
-        return out
+        n, labels, _ = _components(mask)
+        if n <= 1:
+            return []
+        # every blob's pixels in one pass (grouped by label, in raster order within each, as a
+        # blob's own search of its box gives them), then cut: a numpy call per blob cost more
+        on = np.flatnonzero(labels)
+        lab = labels.ravel()[on]
+        on = on[np.argsort(lab, kind="stable")]
+        cuts = np.cumsum(np.bincount(lab, minlength=n)[1:])[:-1]
+        iy, ix = np.divmod(on, labels.shape[1])
+        xy = np.split(self._xy_sub[iy, ix], cuts)
+        uv = np.split(self._uv_sub[iy, ix], cuts)
+        area = np.split(self._px_mm2[iy, ix], cuts)
+        return [(p, float(a.sum()), q) for p, a, q in zip(xy, area, uv, strict=True)]
 
     def _leftovers(
         self,

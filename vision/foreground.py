@@ -4,6 +4,7 @@ from the rails, told from the pieces under them), and a fast ``nonzero`` of a 2D
 
 from __future__ import annotations
 
+import math
 from typing import TypeVar
 
 import cv2
@@ -36,8 +37,9 @@ def nonzero_yx(
 def take_px(img: NDArray[_Px], flat_idx: NDArray[np.intp]) -> NDArray[_Px]:
     """The pixels ``img[ys, xs]`` (n, C) of an image (h, w, C) at the flat indices
     ``ys * w + xs``: one gather from the rows of the flattened image, faster than numpy's 2D
-    fancy indexing (an image that is not contiguous is copied first)."""
-    return img.reshape(img.shape[0] * img.shape[1], -1)[flat_idx]
+    fancy indexing (an image that is not contiguous is copied first); ``np.take`` along the
+    rows is a few times faster again than indexing them."""
+    return np.take(img.reshape(img.shape[0] * img.shape[1], -1), flat_idx, axis=0)
 
 
 def foreground(
@@ -63,19 +65,30 @@ def foreground(
     )
     sample = level[::4, ::4][region[::4, ::4]]
     thr = max(min_level, 4.0 * float(np.median(sample))) if len(sample) else min_level
-    fg = (level > thr) & region
+    fg = (level > _below(thr)) & region
     if lines is not None:  # a painted line's edges differ most from any model of them
-        fg &= ~lines | (level > 2.5 * thr)
+        fg &= ~lines | (level > _below(2.5 * thr))
     flat = np.flatnonzero(fg)
     if len(flat):
         seen = take_px(sub_bgr, flat).astype(np.float32)
         ref = take_px(sub_bg, flat).astype(np.float32)
-        norm2 = np.maximum((ref * ref).sum(axis=1), 1.0)
-        k = (seen * ref).sum(axis=1) / norm2
-        off = np.linalg.norm(seen - k[:, None] * ref, axis=1)
+        # the channels summed first to last, as numpy's sum and norm over three do (the same
+        # values, without a reduction per pixel)
+        s0, s1, s2 = seen[:, 0], seen[:, 1], seen[:, 2]
+        r0, r1, r2 = ref[:, 0], ref[:, 1], ref[:, 2]
+        norm2 = np.maximum(r0 * r0 + r1 * r1 + r2 * r2, 1.0)
+        k = (s0 * r0 + s1 * r1 + s2 * r2) / norm2
+        e0, e1, e2 = s0 - k * r0, s1 - k * r1, s2 - k * r2
+        off = np.sqrt(e0 * e0 + e1 * e1 + e2 * e2)
         shadow = (k > _SHADOW_K) & (k < 0.97) & (off < 12.0 + 0.06 * np.sqrt(norm2))
         fg.put(flat[shadow], False)
     return fg, level
+
+
+def _below(thr: float) -> int:
+    """The integer an integer level must exceed to exceed ``thr`` (its floor, within uint16):
+    a comparison in the levels' own type, not in float64 over the whole frame."""
+    return min(math.floor(thr), 65535)
 
 
 def hand_mask(

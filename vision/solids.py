@@ -102,9 +102,16 @@ class Solid:
 
 
 def unshadowed_distance(img: NDArray[np.float32], felt: NDArray[np.float32]) -> NDArray[np.float32]:
-    """Colour distance of pixels to the felt, a shadow on the felt (felt x 0.55..1) costing 0."""
-    k = np.clip((img * felt).sum(axis=-1) / np.maximum((felt * felt).sum(axis=-1), 1.0), 0.55, 1.0)
-    return np.asarray(np.linalg.norm(img - k[..., None] * felt, axis=-1), np.float32)
+    """Colour distance of pixels to the felt, a shadow on the felt (felt x 0.55..1) costing 0.
+
+    The channels are summed one by one, first to last: what numpy's sum (and norm) over a last
+    axis of three does, bit for bit, without its reductions' cost per pixel."""
+    i0, i1, i2 = img[..., 0], img[..., 1], img[..., 2]
+    f0, f1, f2 = felt[..., 0], felt[..., 1], felt[..., 2]
+    dot = i0 * f0 + i1 * f1 + i2 * f2
+    k = np.clip(dot / np.maximum(f0 * f0 + f1 * f1 + f2 * f2, 1.0), 0.55, 1.0)
+    e0, e1, e2 = i0 - k * f0, i1 - k * f1, i2 - k * f2
+    return np.asarray(np.sqrt(e0 * e0 + e1 * e1 + e2 * e2), np.float32)
 
 
 def sample(img: NDArray[np.uint8] | NDArray[np.float32], uv: FloatArray) -> NDArray[np.float32]:
@@ -128,14 +135,20 @@ def _top_level(camera: Camera, image: U8, bg: NDArray[np.float32], s: Solid) -> 
 
 
 def radial_sd(
-    poly: FloatArray, jac: FloatArray | None, centre: FloatArray, ang: FloatArray, rad: FloatArray
+    poly: FloatArray,
+    jac: FloatArray | None,
+    centre: FloatArray,
+    ang: FloatArray,
+    rad: FloatArray,
+    params: int | None = None,
 ) -> tuple[FloatArray, FloatArray | None]:
     """Signed distance (outward +) of pixels, given by angle and radius about ``centre``, to a
     star-shaped polygon (its radius interpolated along the angle, times the local cosine
     between the radius and the edge's normal): smooth in the polygon, cheap for many pixels.
 
     With the vertices' Jacobians ``jac`` (V, 2, P), also d(distance)/dp (N, P): minus the
-    polygon's own motion along its normal there.
+    polygon's own motion along its normal there (its first ``params`` columns only, when
+    given: a fit that holds a parameter fixed needs no derivative in it).
     """
     d = poly - centre
     pa, pr = np.arctan2(d[:, 1], d[:, 0]), np.hypot(d[:, 0], d[:, 1])
@@ -157,8 +170,9 @@ def radial_sd(
     if jac is None:
         return sd, None
     move = np.einsum("vi,vip->pv", nrm, jac)[:, order]
-    dsd = np.empty((len(ang), len(move)))
-    for k in range(len(move)):
+    n_par = len(move) if params is None else min(params, len(move))
+    dsd = np.empty((len(ang), n_par))
+    for k in range(n_par):
         dsd[:, k] = np.interp(ang, xp, move[k])
     return sd, -dsd
 
@@ -182,15 +196,33 @@ def _densify(poly: FloatArray, per_edge: int = 8) -> FloatArray:
     return (poly[:, None] + t * (nxt - poly)[:, None]).reshape(-1, *poly.shape[1:])
 
 
-def _polygons(
-    camera: Camera, s: Solid
-) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray] | None:
+_Polygons = tuple[FloatArray, FloatArray, FloatArray, FloatArray]
+_SHIFT_EPS = 0.25
+_SHIFT = np.array([[_SHIFT_EPS, 0.0, 0.0], [0.0, _SHIFT_EPS, 0.0]])
+# the last few solids' polygons: a fit asks for the same ones again (reading its pixels, then
+# predicting them; its hull at the end), and they are the costliest part of a step
+_POLY_CACHE: list[tuple[Camera, tuple[object, ...], _Polygons | None]] = []
+
+
+def _polygons(camera: Camera, s: Solid) -> _Polygons | None:
     """Top face and silhouette polygons (V, 2) px with their vertices' d(uv)/dp (V, 2, 3),
-    or None when the solid leaves the image."""
+    or None when the solid leaves the image (shared with later calls: not to be written to)."""
+    key = (s.kind, s.p.tobytes(), s.height, s.size)
+    for cam, k0, got in _POLY_CACHE:
+        if cam is camera and k0 == key:
+            return got
+    got = _polygons_of(camera, s)
+    _POLY_CACHE.append((camera, key, got))
+    if len(_POLY_CACHE) > 4:
+        del _POLY_CACHE[0]
+    return got
+
+
+def _polygons_of(camera: Camera, s: Solid) -> _Polygons | None:
     xyz, dxdp = s.points()
-    eps = 0.25
+    eps = _SHIFT_EPS
     k = len(xyz)
-    shift = np.array([[eps, 0.0, 0.0], [0.0, eps, 0.0]])
+    shift = _SHIFT
     uv_all = camera.table_to_image(np.concatenate([xyz, xyz + shift[0], xyz + shift[1]]))
     if not np.isfinite(uv_all).all():
         return None
@@ -277,9 +309,10 @@ def noise_floor(image: U8, bg: NDArray[np.float32], flat_idx: NDArray[np.intp]) 
 
 
 def _predict(
-    camera: Camera, s: Solid, roi: _Roi, blur_px: float = _BLUR_PX
+    camera: Camera, s: Solid, roi: _Roi, blur_px: float = _BLUR_PX, params: int = 3
 ) -> tuple[FloatArray, FloatArray] | None:
-    """Predicted coverage (P,) of the ROI's pixels and its Jacobian (P, 3).
+    """Predicted coverage (P,) of the ROI's pixels and its Jacobian (P, ``params``): in the
+    first ``params`` parameters.
 
     The top face is always seen; the side between the top's and the silhouette's outlines is
     seen at a share ``beta`` solved in closed form (a white side on a pale felt looks like a
@@ -289,8 +322,8 @@ def _predict(
     if polys is None:
         return None
     top, jtop, sil, jsil = polys
-    sd_t, dt = radial_sd(top, jtop, roi.centre, roi.ang, roi.rad)
-    sd_s, ds = radial_sd(sil, jsil, roi.centre, roi.ang, roi.rad)
+    sd_t, dt = radial_sd(top, jtop, roi.centre, roi.ang, roi.rad, params)
+    sd_s, ds = radial_sd(sil, jsil, roi.centre, roi.ang, roi.rad, params)
     assert dt is not None and ds is not None
     n = len(sd_t)
     z = np.concatenate([sd_t, sd_s]) / blur_px  # both outlines in one pass
@@ -300,7 +333,8 @@ def _predict(
     g_t, g_s = gauss[:n, None] * dt, gauss[n:, None] * ds
     side = a_sil - a_top
     ss = float(side @ side)
-    beta = float(np.clip((roi.alpha - a_top) @ side / ss, 0.0, 1.0)) if ss > 1.0 else 1.0
+    # (a scalar clipped in Python: np.clip's overhead is many times the arithmetic)
+    beta = min(max(float((roi.alpha - a_top) @ side / ss), 0.0), 1.0) if ss > 1.0 else 1.0
     return a_top + beta * side, g_t + beta * (g_s - g_t)
 
 
@@ -340,7 +374,7 @@ def fit_solid(
     reads = 1
     centred = False
     for it in range(iterations + 1):
-        pred = _predict(camera, s, roi, blur_px)
+        pred = _predict(camera, s, roi, blur_px, free)
         if pred is None:
             return s
         r = np.asarray(roi.alpha - pred[0], np.float64)
@@ -365,7 +399,7 @@ def fit_solid(
         delta = np.zeros(free)
         delta[:k] = -np.linalg.solve(a + lam * np.diag(np.diag(a)) + 1e-6 * np.eye(k), jw.T @ r)
         centred = centred or it >= 5 or float(np.abs(delta[:2]).max()) < 0.3
-        accepted = best is not None and np.array_equal(best[1], s.p[:free])  # this step not undone
+        accepted = best is not None and bool((best[1] == s.p[:free]).all())  # step not undone
         if accepted and prev is not None and it >= 2:
             # Gauss-Newton on a large-residual fit converges linearly (each step ~0.7 of the
             # last, along the same line): jump to the limit of that geometric series
