@@ -142,7 +142,9 @@ def scene_svg(scene: Scene, ctx: CheckContext, verdicts: list[Verdict]) -> str:
             continue
         y -= 24.0
         who = v.piece or v.team or ""
-        line = f"{v.check} {who} margin {v.margin_mm:+.2f} mm - {v.detail} ({v.article})"
+        # a call with no distance to measure (a half's end, a neutral ball) has no margin
+        margin = "" if v.margin_mm is None else f" margin {v.margin_mm:+.2f} mm"
+        line = f"{v.check} {who}{margin} - {v.detail} ({v.article})"
         out.append(_text(xmin, y, line, 15, "#111", "start"))
     out.append("</svg>")
     return "\n".join(out) + "\n"

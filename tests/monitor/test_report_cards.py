@@ -1,0 +1,58 @@
+"""The report's event cards: every headline event draws, with or without a margin.
+
+A live run on a rendered 120 s match stopped with a traceback in the card of an event that
+holds but measures no distance (its ``margin_mm`` null: ``event/1`` allows it).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from geometry.pieces import Pieces
+from geometry.tablespec import load_table
+from monitor.report import HEADLINE, ReportBuilder
+from rules.checks import CheckContext
+from rules.engine.state import Contacts, FrameState
+from rules.rulesets import get_ruleset
+
+TABLE = load_table("brasileira")
+
+
+def _state() -> FrameState:
+    pieces = Pieces(
+        np.array(["A2", "B2", "ball"]),
+        np.array(["A", "B", ""]),
+        np.array(["button", "button", "ball"]),
+        np.array([[-200.0, 50.0], [150.0, -80.0], [0.0, 0.0]]),
+        np.array([[40.0, 40.0], [40.0, 40.0], [10.0, 10.0]]),
+        np.zeros(3),
+        np.array([8.0, 8.0, 10.0]),
+    )
+    return FrameState(
+        30, 1.0, pieces, np.zeros((3, 2)), np.zeros(3, bool), Contacts.empty(), np.ones(3, bool)
+    )
+
+
+@pytest.mark.parametrize("margin", [None, -12.5])
+@pytest.mark.parametrize("kind", HEADLINE)
+def test_every_headline_event_gets_a_card(kind: str, margin: float | None) -> None:
+    rep = ReportBuilder(
+        CheckContext.build(TABLE, get_ruleset("brasileira")), {"A": "left", "B": "right"}, "t", 30.0
+    )
+    e = {
+        "format": "event/1",
+        "t": 1.0,
+        "frame": 30,
+        "type": kind,
+        "team": "A",
+        "piece": "A2",
+        "holds": True,
+        "margin_mm": margin,
+        "article": "000 REGRA 4",
+        "evidence": {},
+    }
+    rep.add_event(e, np.zeros((108, 192, 3), np.uint8), _state())
+    (card,) = rep.cards
+    assert card.svg is not None and kind in card.svg
+    assert ("margin" in card.svg) == (margin is not None)
