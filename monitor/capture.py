@@ -35,6 +35,9 @@ __all__ = ["Capture", "ClipCamera", "FrameSource", "Recorder", "open_source"]
 
 U8 = NDArray[np.uint8]
 BACKOFF_S = (0.5, 1.0, 2.0, 4.0, 8.0)
+#: Capture times kept, by frame index (30 s at 30 frames/s): an event's decisive frame may be
+#: one that was captured but not judged (a contact between two judged frames).
+KEEP_TIMES = 900
 
 
 class FrameSource(Protocol):
@@ -217,6 +220,7 @@ class Capture:
         self.dropped = 0
         self.reopened = 0
         self.ended = False
+        self._times = np.full(KEEP_TIMES, np.nan)
         self._slot: Grabbed | None = None
         self._cond = threading.Condition()
         self._stop = threading.Event()
@@ -241,6 +245,7 @@ class Capture:
                     if self._slot is not None:
                         self.dropped += 1
                     self._slot = Grabbed(self.captured, img, t)
+                    self._times[self.captured % KEEP_TIMES] = t
                     self.captured += 1
                     self._cond.notify_all()
         finally:
@@ -260,6 +265,14 @@ class Capture:
                     self.on_gap("the camera is back")
                 return True
         return False
+
+    def captured_at(self, index: int) -> float | None:
+        """When frame ``index`` was captured (``time.perf_counter``), None when it was not
+        or is older than the last :data:`KEEP_TIMES` frames."""
+        with self._cond:
+            if not self.captured - KEEP_TIMES <= index < self.captured or index < 0:
+                return None
+            return float(self._times[index % KEEP_TIMES])
 
     def newest(self, timeout: float = 1.0) -> Grabbed | None:
         """The newest frame not yet taken (waits up to ``timeout``); None if none came or

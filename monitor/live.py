@@ -143,7 +143,6 @@ def live(
     recorder = Recorder(out / "raw.mp4", fps, source.size_wh) if record else None
     capture = Capture(source, recorder, on_gap=lambda m: say(f"botao live: {m}")).start()
     t_start = time.perf_counter()
-    captured_at: dict[int, float] = {}
     ref: Referee | None = None
     annotations = Annotations()
     commands: queue.Queue[str] = queue.Queue()
@@ -177,7 +176,7 @@ def live(
             )
 
         def event(e: Event) -> None:
-            at = captured_at.get(e["frame"])
+            at = capture.captured_at(int(e["frame"]))
             lat = (time.perf_counter() - at) * 1000.0 if at is not None else float("nan")
             summary.latency_ms.append(lat)
             if e["type"] in HEADLINE:
@@ -212,9 +211,6 @@ def live(
             if seconds is not None and g.index / fps > seconds:
                 summary.stopped_by = f"{seconds:g} s of video"
                 break
-            captured_at[g.index] = g.t_capture
-            for k in [k for k in captured_at if k < g.index - 300]:
-                del captured_at[k]
             stop = _handle_keys(commands, annotations, ref, g, fps, say)
             if stop == "q":
                 summary.stopped_by = "q"

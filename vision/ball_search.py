@@ -313,6 +313,20 @@ def find_ball(
 
     cands.sort(key=rank)
     z_c = sz.ball_diameter / 2 if sz.ball_height >= 0.8 * sz.ball_diameter else sz.ball_height
+
+    def fit_from(xy_mm: FloatArray, streak_px: FloatArray | None = None) -> BallFit | None:
+        return fit_ball(
+            img,
+            bgf,
+            det.camera,
+            xy_mm,
+            sz.ball_diameter,
+            sz.ball_height,
+            excluded=ball_excluded,
+            streak0_px=streak_px,
+            hiders=hiders,
+        )
+
     scored: list[tuple[float, BallFit]] = []
     for _xy, _area, uv in cands[:8]:
         if scored and max(q[0] for q in scored) >= _BALL_SURE:
@@ -327,30 +341,11 @@ def find_ball(
             length = math.sqrt(max(12.0 * (ev[1] - ev[0]), 0.0))
             if length >= 3.0:
                 streak = evec[:, 1] * length
-        fit = fit_ball(
-            img,
-            bgf,
-            det.camera,
-            xy0,
-            sz.ball_diameter,
-            sz.ball_height,
-            excluded=ball_excluded,
-            streak0_px=streak,
-            hiders=hiders,
-        )
+        fit = fit_from(xy0, streak)
         if streak is not None and (fit is None or np.hypot(*fit.streak_px) > _MAX_STREAK_PX):
             # a still ball's blob drawn out along a line (or the net's edge behind it) looks
             # like a streak, and the streak's fit runs off: tried again as a still ball
-            fit = fit_ball(
-                img,
-                bgf,
-                det.camera,
-                xy0,
-                sz.ball_diameter,
-                sz.ball_height,
-                excluded=ball_excluded,
-                hiders=hiders,
-            )
+            fit = fit_from(xy0)
         score = det._ball_score(fit, bgf, c)
         peak = peaks.get(id(uv), c)
         if 0.0 < score < _BALL_MIN_SCORE and np.hypot(*(peak - c)) > 2.0:
@@ -358,16 +353,7 @@ def find_ball(
             # than the fit reaches (a fit that could be a ball, but a poor one): tried again
             # from where its matched filter peaks
             xy1 = det.camera.image_to_table(peak[None], z_c)[0]
-            again = fit_ball(
-                img,
-                bgf,
-                det.camera,
-                xy1,
-                sz.ball_diameter,
-                sz.ball_height,
-                excluded=ball_excluded,
-                hiders=hiders,
-            )
+            again = fit_from(xy1)
             if (
                 again is not None
                 and again.visible >= 0.5

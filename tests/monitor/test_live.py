@@ -67,6 +67,12 @@ def test_capture_hands_over_the_newest_and_counts_what_nobody_took() -> None:
     assert cap.captured == 200
     assert taken == sorted(taken) and len(set(taken)) == len(taken)
     assert cap.dropped == 200 - len(taken) and cap.dropped > 50
+    # every frame's capture time is kept, judged or not (an event's decisive frame may be a
+    # dropped one): in order, and none for frames never captured
+    times = [cap.captured_at(k) for k in range(200)]
+    assert all(t is not None for t in times)
+    assert times == sorted(times)  # type: ignore[type-var]
+    assert cap.captured_at(200) is None and cap.captured_at(-1) is None
 
 
 def test_a_camera_that_disappears_is_retried_with_backoff(monkeypatch) -> None:
