@@ -289,8 +289,14 @@ def find_ball(
         for b in cands
         if _on_mask(bars, b[2]) < _ON_FRAME or not _bar_coloured(det, img, bars, b[2])
     ]
-    excluded = det._excluded(solids, hands)
     ball_excluded, hiders = ball_masks(det, solids, hands)
+    # every solid's grown pixels and the hands': the ball's mask and the goalkeepers' grown
+    # (a dilation of a union is the union of the dilations: the same mask as from all solids
+    # at once, the hands' part not made twice)
+    keepers = [x for x in solids if x.kind == "goalkeeper" and len(x.hull)]
+    excluded = (
+        ball_excluded | det._excluded(keepers, np.zeros_like(hands)) if keepers else ball_excluded
+    )
     if not cands:  # white on white: a ball on a painted spot may leave no blob at all
         spot = det._ball_on_spot(img, bgf, excluded)
         return spot if spot is not None else faint_ball(det, img, bgf, excluded)
