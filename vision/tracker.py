@@ -380,18 +380,22 @@ class Tracker:
         # it again (a false detection by a hand rarely repeats) and where it came from (another
         # frozen piece of its team could be it). The ball, alone of its kind, wakes at once.
         # So does a visible piece that jumped where a frozen team-mate could have come out.
+        # A rival is a frozen team-mate, or one a hand covers now that was not seen last frame
+        # (an arm over a piece often hides it before the hand's outline reaches it: it coasts
+        # unseen a few frames, then the flick comes from under the hand).
+        under = hid | (self.covered[act] & (self.status[act] == PREDICTED))
         defer = np.zeros(len(tri), dtype=bool)
         for m in np.flatnonzero(~near):
             own = act[tri[m]]
-            rivals = act[hid & gate[:, dji[m]] & (cost[:, dji[m]] < _BIG)]
+            rivals = act[under & gate[:, dji[m]] & (cost[:, dji[m]] < _BIG)]
             rivals = rivals[self._same_group(rivals, own)]
             if hid[tri[m]]:
                 if len(rivals) < 2 and self.kind_code[own] == 2:
                     continue
-            elif len(rivals) == 0:
+            elif not np.any(rivals != own):
                 continue
             else:
-                rivals = np.append(rivals, own)
+                rivals = np.union1d(rivals, [own])
             defer[m] = True
             origin = np.where((self.status[rivals] == HIDDEN)[:, None],
                               self.kf.xy_mm[rivals], self.z_last[rivals])  # fmt: skip

@@ -263,6 +263,37 @@ def test_a_flick_from_under_a_hand_over_two_buttons_goes_to_the_flicked_one() ->
     assert id_at(tf, a[2], a[3]) == ida
 
 
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("v_mm_s", [(1200.0, 600.0), (300.0, 1300.0), (-900.0, 900.0)])
+def test_a_flick_from_under_an_arm_goes_to_the_piece_unseen_there_not_a_frozen_team_mate(
+    seed: int, v_mm_s: tuple[float, float]
+) -> None:
+    """Rolled ten minutes, seed 31, frame 6311: A4 frozen under a hand; A8, 90 mm away, unseen
+    for five frames under the coach's arm but outside the hand's outline (so coasting, not
+    frozen), is flicked. The button seen leaving A8's spot is A8, not the frozen A4 (they were
+    swapped: ten touches went to the wrong buttons)."""
+    rng = np.random.default_rng(seed)
+    rows = roster_rows()
+    a = rows[3]
+    b = rows[4] = ("button", "A", a[2] + 35.0, a[3] + 85.0)  # 92 mm from a, others > 180
+    tr = Tracker()
+    tf = tr.update(dets(rows, 0, rng))
+    ida, idb = id_at(tf, a[2], a[3]), id_at(tf, b[2], b[3])
+    rest = [r for r in rows if r not in (a, b)]
+    on_a = square(a[2] - 20.0, a[3] - 20.0, 45.0)  # covers a, its edge 45 mm short of b
+    for f in range(1, 6):  # a frozen; b not detected (the arm), not covered: it coasts
+        tf = tr.update(dets(rest, f, rng, hands=[on_a]))
+    assert tf.status[list(tf.ids).index(idb)] == "predicted"
+    v = np.array(v_mm_s)
+    on_b = square(b[2], b[3], 40.0)
+    for f in range(6, 14):  # the flick: b seen leaving its spot at once
+        p = np.array([b[2], b[3]]) + v * (f - 4.9) * DT
+        tf = tr.update(dets([*rest, ("button", "A", *p)], f, rng, hands=[on_a, on_b]))
+    assert id_at(tf, *p) == idb
+    tf = tr.update(dets([*rest, ("button", "A", *(p + v * DT)), a], 14, rng))
+    assert id_at(tf, a[2], a[3]) == ida
+
+
 # ---------------------------------------------------------------------- collisions
 @pytest.mark.parametrize(
     ("speed", "angle_deg", "kept"),
