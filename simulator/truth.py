@@ -3,7 +3,8 @@
 :class:`Referee` consumes :class:`simulator.state.FrameTruth` records in order and returns the
 events a referee who sees everything would flag under the rule set (INTERFACES.md, "Analyse"):
 
-- ``touch`` a piece hit the ball; ``contact`` a piece hit a piece (one per contact);
+- ``touch`` a piece hit the ball (its bounces within ``TOUCH_MERGE_S``, 0.1 s, are the same
+  touch: a ball pinched or pushed along); ``contact`` a piece hit a piece (one per contact);
 - ``foul`` the flicked button moved an opponent before touching the ball (000 REGRA 12, FALTA):
   ``team`` is the offender, ``evidence`` has ``at`` (the flicked button's centre in the frame of
   the contact), ``victim``, ``awarded_to`` and ``restart`` (``penalty`` inside the offender's own
@@ -33,6 +34,7 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 from pathlib import Path
 from types import TracebackType
 from typing import IO, Any
@@ -47,6 +49,7 @@ from geometry.pieces import Pieces, footprints
 from geometry.scene import Scene
 from geometry.tablespec import TableSpec
 from rules.checks import CHECKS, CheckContext
+from rules.engine.base import TOUCH_MERGE_S
 from rules.rulesets import get_ruleset
 from simulator.state import FrameTruth
 
@@ -130,6 +133,7 @@ class Referee:
         self.teams = dict(teams or DEFAULT_TEAMS)
         self.in_play = True
         self.last_touch: str | None = None
+        self._ball_contact_t: dict[str, float] = {}
         self.lance: str | None = None
         self.lance_touched = False
         self._offside: set[str] = set()
@@ -197,6 +201,11 @@ class Referee:
         rail = False
         for c in sorted(ft.contacts, key=lambda c: c.t):
             if c.kind == "piece-ball":
+                # a ball bouncing on the piece again within TOUCH_MERGE_S: the same touch
+                last = self._ball_contact_t.get(c.a, -math.inf)
+                self._ball_contact_t[c.a] = c.t
+                if c.t - last <= TOUCH_MERGE_S:
+                    continue
                 team = self._team.get(c.a)
                 out.append(event(ft, "touch", team, c.a, impulse=round(c.impulse, 2)))
                 if not self.in_play:

@@ -45,6 +45,7 @@ Examples
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -388,6 +389,11 @@ class RuleEngine(BallCalls):
         live = self.in_play and lance is not None and not lance.ended
         if kind == "piece-ball":
             piece = a if a != "ball" else b
+            # the same touch while the ball keeps bouncing on the piece (touch_merge_s)
+            last = self._ball_contact_t.get(piece, -math.inf)
+            self._ball_contact_t[piece] = max(t, last)
+            if abs(t - last) <= self.options.touch_merge_s:
+                return False
             team = self.team_of.get(piece)
             e = sink.emit("touch", team, piece, article=self.profile.article("lance"), contact_t=t)
             if row[0] < sink.frame:  # reported beyond the lag (a ball seen again only later)
