@@ -17,7 +17,9 @@ The engines' own figures on 10-minute matches of tracked truth are in ``bench_en
 Usage: ``python -m benchmarks.bench_analyze [--seconds S] [--speed-seconds S] [--rules NAME]
 [--seed N] [--clip DIR]`` (``--speed-seconds 0``: no speed part; ``--clip``, one rule set: the
 match rendered into DIR, or the one already there analysed: a 10-minute match renders in about
-620 s of CPU, which need not be spent twice).
+620 s of CPU, which need not be spent twice). The truth events are always recomputed from the
+simulator by the current code's perfect referee (seconds, not the render), never read from an
+older clip's ``events.jsonl``.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ from rules.rulesets import get_ruleset
 from simulator.clip import write_clip
 from simulator.match import Match
 from simulator.state import FrameTruth
+from simulator.truth import Referee
 
 RULES = ("nacional", "brasileira", "gaucha", "paulista", "mesa-posta")
 SECONDS = 30.0
@@ -113,11 +116,22 @@ def speed(seconds: float = SPEED_SECONDS, seed: int = SEED) -> dict[str, dict[st
     return out
 
 
-def _states(rules: str, seconds: float, seed: int) -> dict[int, FrameTruth]:
-    """The simulator's states of a match's first ``seconds`` (no rendering): what the id map
-    needs (where each track was first seen) for a clip rendered before."""
+def _truth(
+    rules: str, seconds: float, seed: int
+) -> tuple[dict[int, FrameTruth], list[dict[str, Any]]]:
+    """The simulator's states of a match's first minute (what the id map needs: where each
+    track was first seen) and its truth events, recomputed by this code's perfect referee (no
+    rendering; a clip's own ``events.jsonl`` may come from older code)."""
     table = load_table(get_ruleset(rules).table)
-    return {f.frame: f for f in Match(table, rules, seed=seed, fps=30.0).frames(seconds)}
+    match = Match(table, rules, seed=seed, fps=30.0)
+    referee = Referee(table, rules, dict(match.teams))
+    states: dict[int, FrameTruth] = {}
+    events: list[dict[str, Any]] = []
+    for f in match.frames(seconds):
+        if f.t < 60.0:
+            states[f.frame] = f
+        events += referee.update(f)
+    return states, events
 
 
 def events_run(
@@ -129,10 +143,9 @@ def events_run(
 
     with tempfile.TemporaryDirectory() as tmp:
         clip = clip_dir if clip_dir is not None else Path(tmp)
-        if (clip / "video.mp4").is_file():
-            states = _states(rules, min(seconds, 60.0), seed)
-        else:
-            states, _ = _render(rules, seconds, seed, clip)
+        if not (clip / "video.mp4").is_file():
+            _render(rules, seconds, seed, clip)
+        states, truth = _truth(rules, seconds, seed)
         if clip_dir is not None:
             shutil.rmtree(clip / "analysis", ignore_errors=True)
         done = {"n": 0}
@@ -147,7 +160,6 @@ def events_run(
             on_event=lambda e: latency.append(done["n"] - e["frame"]),
         )
         wall, cpu = time.perf_counter() - t0, time.process_time() - c0
-        truth = [json.loads(x) for x in (clip / "events.jsonl").read_text("utf-8").splitlines()]
         found = [
             json.loads(x)
             for x in (clip / "analysis" / "events.jsonl").read_text("utf-8").splitlines()
