@@ -117,20 +117,32 @@ def speed(seconds: float = SPEED_SECONDS, seed: int = SEED) -> dict[str, dict[st
 
 
 def _truth(
-    rules: str, seconds: float, seed: int
+    rules: str, seconds: float, seed: int, clip: Path | None = None
 ) -> tuple[dict[int, FrameTruth], list[dict[str, Any]]]:
     """The simulator's states of a match's first minute (what the id map needs: where each
     track was first seen) and its truth events, recomputed by this code's perfect referee (no
-    rendering; a clip's own ``events.jsonl`` may come from older code)."""
+    rendering; a clip's own ``events.jsonl`` may come from older code). The match reacts to
+    the referee's calls (its restarts), so code that calls differently plays another match:
+    the contacts must be the ones ``clip`` was rendered with, else SystemExit (re-render)."""
     table = load_table(get_ruleset(rules).table)
     match = Match(table, rules, seed=seed, fps=30.0)
     referee = Referee(table, rules, dict(match.teams))
     states: dict[int, FrameTruth] = {}
     events: list[dict[str, Any]] = []
+    contacts: list[tuple[int, str, str, str]] = []
     for f in match.frames(seconds):
         if f.t < 60.0:
             states[f.frame] = f
         events += referee.update(f)
+        contacts += [(f.frame, c.a, c.b, c.kind) for c in f.contacts]
+    rendered = clip / "contacts.jsonl" if clip is not None else None
+    if rendered is not None and rendered.is_file():
+        rows = [json.loads(x) for x in rendered.read_text("utf-8").splitlines()]
+        if [(r["frame"], r["a"], r["b"], r["kind"]) for r in rows] != contacts:
+            raise SystemExit(
+                f"{rendered}: the clip was rendered from another match than this code plays "
+                f"(rules {rules}, seed {seed}, {seconds:g} s): render it again"
+            )
     return states, events
 
 
@@ -145,7 +157,7 @@ def events_run(
         clip = clip_dir if clip_dir is not None else Path(tmp)
         if not (clip / "video.mp4").is_file():
             _render(rules, seconds, seed, clip)
-        states, truth = _truth(rules, seconds, seed)
+        states, truth = _truth(rules, seconds, seed, clip)
         if clip_dir is not None:
             shutil.rmtree(clip / "analysis", ignore_errors=True)
         done = {"n": 0}
