@@ -19,7 +19,9 @@ Pipeline (one frame):
    out of the fits, and the mouth of a goal where none was found is searched as a whole.
 5. **The ball**: what the pieces leave, ball-sized, is fitted by :func:`vision.ball.fit_ball`
    (sphere silhouette, motion streak, hidden pixels left out); the best fit wins, a ball on the
-   centre or a penalty mark is looked for there; none is reported when none fits.
+   centre or a penalty mark is looked for there; none is reported when none fits. In a video,
+   a ball the search missed where it was a moment ago, a hand now beside it, is fitted there
+   with only the hand's own pixels left out (:mod:`vision.ball_hands`).
 6. **Teams**: the mean Lab colour of each top face, against a :class:`vision.teams.TeamModel`
    fitted on the first frame (or configured).
 
@@ -33,8 +35,8 @@ goal, only the pieces' own pixels: the posts stay); it follows slow light change
 pixels that look like the table. ``sigma_mm`` comes from each fit's residuals and Jacobian.
 
 The ball's search, the goalkeepers' and the teams' live in :mod:`vision.ball_search`,
-:mod:`vision.keeper_search` and :mod:`vision.team_search`: functions of the detector that are
-its methods here.
+:mod:`vision.ball_hands`, :mod:`vision.keeper_search` and :mod:`vision.team_search`: functions
+of the detector that are its methods here.
 """
 
 from __future__ import annotations
