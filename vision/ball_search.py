@@ -398,10 +398,16 @@ def find_ball(
 
 
 def ball_score(
-    det: Detector, fit: BallFit | None, bgf: NDArray[np.float32], c: FloatArray
+    det: Detector,
+    fit: BallFit | None,
+    bgf: NDArray[np.float32],
+    c: FloatArray,
+    shaded: bool = False,
 ) -> float:
     """How much a fit looks like the ball (0 when it cannot be one): the share of the
-    pixels it explains, less when its colour is near the table's or far from the ball's."""
+    pixels it explains, less when its colour is near the table's or far from the ball's
+    (as a shadow darkens it when the fit is partly hidden, or ``shaded``: beside a hand, whose
+    shadow falls on it)."""
     if fit is None or not det._ball_fit_ok(fit):
         return 0.0
     table = bgf[int(c[1]), int(c[0])]
@@ -425,7 +431,7 @@ def ball_score(
         # pixels, mm off: better lost)
         ref = det.ball_colour
         k = 1.0
-        if fit.visible < _HIDDEN:
+        if fit.visible < _HIDDEN or shaded:
             k = float(np.clip(fit.colour_bgr @ ref / max(float(ref @ ref), 1e-9), 0.55, 1.0))
         score *= math.exp(-float(np.linalg.norm(fit.colour_bgr - k * ref)) / 80.0)
     return score

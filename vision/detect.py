@@ -19,7 +19,9 @@ Pipeline (one frame):
    out of the fits, and the mouth of a goal where none was found is searched as a whole.
 5. **The ball**: what the pieces leave, ball-sized, is fitted by :func:`vision.ball.fit_ball`
    (sphere silhouette, motion streak, hidden pixels left out); the best fit wins, a ball on the
-   centre or a penalty mark is looked for there; none is reported when none fits.
+   centre or a penalty mark is looked for there; none is reported when none fits. In a video,
+   a ball the search missed where it was a moment ago, a hand now beside it, is fitted there
+   with only the hand's own pixels left out (:mod:`vision.ball_hands`).
 6. **Teams**: the mean Lab colour of each top face, against a :class:`vision.teams.TeamModel`
    fitted on the first frame (or configured).
 
@@ -33,8 +35,8 @@ goal, only the pieces' own pixels: the posts stay); it follows slow light change
 pixels that look like the table. ``sigma_mm`` comes from each fit's residuals and Jacobian.
 
 The ball's search, the goalkeepers' and the teams' live in :mod:`vision.ball_search`,
-:mod:`vision.keeper_search` and :mod:`vision.team_search`: functions of the detector that are
-its methods here.
+:mod:`vision.ball_hands`, :mod:`vision.keeper_search` and :mod:`vision.team_search`: functions
+of the detector that are its methods here.
 """
 
 from __future__ import annotations
@@ -52,6 +54,7 @@ from geometry.tablespec import TableSpec
 from rules.rulesets import get_ruleset
 from vision.background import Background
 from vision.ball import BallFit
+from vision.ball_hands import ball_by_hand
 from vision.ball_search import (
     _BALL_MM2,
     _MIN_BALL,
@@ -240,6 +243,8 @@ class Detector:
         self._frames_mask: NDArray[np.bool_] | None = None  # the goals' posts and crossbars
         self._bars_mask: NDArray[np.bool_] | None = None  # the crossbars, no margin
         self.ball_colour: FloatArray | None = None
+        # the last ball found in a video and the frame (``_frames``) it was found on
+        self._ball_prior: tuple[BallFit, int] | None = None
         self._spots: list[tuple[FloatArray, tuple[NDArray[np.intp], NDArray[np.intp]]]] | None = (
             None
         )
@@ -405,7 +410,11 @@ class Detector:
             # not grown: a ball a few mm from a button (just hit) keeps its pixels
             sil = self._raster(solids, sub.shape[:2], grow=0)
             ball = self._ball(img, bgf, pieces_fg & ~sil, solids, hands, balls)
+            if ball is None and self.learned:  # a hand beside it may have hidden its blob
+                ball = self._ball_by_hand(img, bgf, solids, hands)
         if self.learned:
+            if ball is not None:
+                self._ball_prior = (ball, self._frames)
             self.memory.remember(sub, [(x, x.hull) for x in solids if len(x.hull)], ball)
         self._last_found = (solids, hands)
         return {"solids": solids, "ball": ball, "hands": hands}
@@ -418,6 +427,7 @@ class Detector:
     _ball_fit_ok = staticmethod(ball_fit_ok)
     _ball_strength = ball_strength
     _ball_on_spot = ball_on_spot
+    _ball_by_hand = ball_by_hand
 
     def _fit(
         self,

@@ -1,0 +1,166 @@
+"""The ball beside a coach's hand, for :class:`vision.detect.Detector` (a function of the
+detector, ``det``, that is its method).
+
+The coarse search leaves out whatever touches a hand (its mask grown by a coarse pixel, and by
+three more pixels in the ball's fit): a fingertip, a knuckle or the edge of a sleeve must never
+become a ball. A ball resting against the hand loses its few coarse pixels to that margin and
+is not seen at all, though most of it is in view (a 9-pixel ball, 3 coarse pixels across).
+
+Where the ball was found a moment ago and a hand has come beside it, it is looked for there
+again on the full-resolution image, with the hand's own pixels left out as they are, not
+grown by a margin: those of the hand's colour (the median of its coarse mask about the ball)
+and those on the line from the table's colour to the hand's (its blurred edge), grown by a
+pixel. Whatever that leaves is the ball's or the table's. The fit (:func:`vision.ball.fit_ball`)
+counts the pixels left out as hidden (``visible``), which the ball's reported sigma carries
+(:func:`vision.detect.ball_sigma_mm`). A fit is kept only as a ball that the hand cannot be:
+near where the ball was, seen in good part, scored as a ball, and of the ball's colour, learned
+from sure fits in the video, far nearer it than the hand's (a fingertip of the hand's own
+colour, whatever that colour, is the hand). Without a ball's colour learned (a still) or a
+ball found recently, nothing is searched: a lost ball is never invented beside a hand.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.ball import BallFit, fit_ball
+from vision.ball_search import _BALL_MIN_SCORE, ball_fit_ok
+from vision.solids import Solid
+
+if TYPE_CHECKING:
+    from vision.detect import Detector
+
+FloatArray = NDArray[np.float64]
+U8 = NDArray[np.uint8]
+
+__all__ = ["ball_by_hand"]
+
+_PRIOR_FRAMES = 15  # the ball found at most this many frames ago (half a second at 30/s)
+_SKIN_TOL = 60.0  # summed channel distance to the hand's colour (vision.foreground.hand_mask's)
+_EDGE_TOL = 30.0  # distance from the line from the table's colour to the hand's: its edge
+_EDGE_MIN = 0.25  # ... at least this share of the hand (less: the table's noise)
+_MIN_VISIBLE = 0.35  # the least share of its silhouette a ball beside a hand must show
+_MIN_EXPLAINED = 0.5  # the least share of the pixels' difference from the table it explains
+_APART = 2.0  # the fit's colour this many times farther from the hand's than from the ball's
+
+
+def hand_pixels(img: U8, bg: NDArray[np.float32], skin: FloatArray) -> NDArray[np.bool_]:
+    """The pixels of an image window (h, w, 3) that are a hand of colour ``skin`` (BGR) or its
+    blurred edge over the table ``bg`` (the same window): within :data:`_SKIN_TOL` of its
+    colour where a 3 x 3 patch is (a hand is no single pixel: a ball's shaded rim may pass
+    for skin here and there), or on the line from the table's colour to it (at least
+    :data:`_EDGE_MIN` of the way) within two pixels of those (a ball's rim over the felt,
+    between the two colours, lies on that line too, but apart from the hand); grown by a
+    pixel (the lens's blur beyond the last mixed pixel)."""
+    seen = img.astype(np.float32)
+    k3 = np.ones((3, 3), np.uint8)
+    near = (np.abs(seen - skin.astype(np.float32)).sum(axis=2) < _SKIN_TOL).astype(np.uint8)
+    near = cv2.morphologyEx(near, cv2.MORPH_OPEN, k3)
+    d = seen - bg
+    e = skin.astype(np.float32)[None, None, :] - bg
+    a = np.clip((d * e).sum(axis=2) / np.maximum((e * e).sum(axis=2), 1.0), 0.0, 1.0)
+    off = np.linalg.norm(d - a[:, :, None] * e, axis=2)
+    edge = (a >= _EDGE_MIN) & (off < _EDGE_TOL)
+    edge &= cv2.dilate(near, np.ones((5, 5), np.uint8)) > 0
+    mask = ((near > 0) | edge).astype(np.uint8)
+    return np.asarray(cv2.dilate(mask, k3) > 0)
+
+
+def ball_by_hand(
+    det: Detector,
+    img: U8,
+    bgf: NDArray[np.float32],
+    solids: list[Solid],
+    hands: NDArray[np.bool_],
+) -> BallFit | None:
+    """The ball beside a hand near where it was last found (module docstring); None if none."""
+    prior = det._ball_prior
+    ref = det.ball_colour
+    if prior is None or ref is None or not hands.any():
+        return None
+    last, frame0 = prior
+    if det._frames - frame0 > _PRIOR_FRAMES:
+        return None
+    sz = det.sizes
+    w, h = det.camera.image_size
+    s, o = det.stride, det.stride // 2
+    hc, wc = hands.shape
+    i = int(np.clip(round((last.uv_px[1] - o) / s), 0, hc - 1))
+    j = int(np.clip(round((last.uv_px[0] - o) / s), 0, wc - 1))
+    mm_px = float(det._mm_px[i, j]) or det._scale()
+    d_px = sz.ball_diameter / max(mm_px, 1e-3)
+    # where it may be: within a diameter of where it was (a ball at rest beside a hand; one
+    # that rolls away from it leaves the hand and is found by the search as any other)
+    reach_px = d_px + float(np.hypot(*last.streak_px))
+    half = math.ceil(reach_px + d_px) + 4
+    m = half // s + 2  # the window in coarse pixels
+    if not hands[max(0, i - m) : i + m + 1, max(0, j - m) : j + m + 1].any():
+        return None  # no hand beside it: the search's miss is not the hands'
+    # the hand's colour: its coarse pixels about the ball (its edge's few do not move the
+    # median), well beyond the ball's own
+    k = 12
+    near = hands[max(0, i - k) : i + k + 1, max(0, j - k) : j + k + 1]
+    skin = np.median(
+        det._sub[max(0, i - k) : i + k + 1, max(0, j - k) : j + k + 1][near].astype(np.float64),
+        axis=0,
+    )
+    u0, v0 = (round(float(x)) for x in last.uv_px)
+    x0, x1 = max(0, u0 - half), min(w, u0 + half + 1)
+    y0, y1 = max(0, v0 - half), min(h, v0 + half + 1)
+    if x1 - x0 < 3 or y1 - y0 < 3:
+        return None
+    keepers = [x for x in solids if x.kind == "goalkeeper" and len(x.hull)]
+    others = [x for x in solids if x.kind != "goalkeeper"]
+    excluded = det._excluded(others, np.zeros_like(hands)).copy()
+    # the hand's pixels only where its coarse mask (grown by a stride) says a hand is
+    coarse = det._upsample(hands.astype(np.uint8), (y0, y1), (x0, x1))
+    region = cv2.dilate(coarse, np.ones((2 * s + 1, 2 * s + 1), np.uint8)) > 0
+    hand = hand_pixels(img[y0:y1, x0:x1], bgf[y0:y1, x0:x1], skin) & region
+    excluded[y0:y1, x0:x1] |= hand
+    hiders = [np.asarray(x.hull, np.float64) for x in keepers]
+    # starts: where it was, and where a ball-sized difference from the table is strongest
+    # among the pixels left in the window
+    level = cv2.absdiff(img[y0:y1, x0:x1].astype(np.float32), bgf[y0:y1, x0:x1])
+    level = cv2.transform(level, np.ones((1, 3), np.float32))
+    level[excluded[y0:y1, x0:x1]] = 0.0
+    kk = max(3, round(0.6 * d_px))
+    _, _, _, at = cv2.minMaxLoc(cv2.blur(level, (kk, kk)))
+    z_c = sz.ball_diameter / 2 if sz.ball_height >= 0.8 * sz.ball_diameter else sz.ball_height
+    peak = det.camera.image_to_table(np.array([[at[0] + x0, at[1] + y0]], np.float64), z_c)[0]
+    reach_mm = reach_px * mm_px
+    best: tuple[float, BallFit] | None = None
+    for xy0 in (np.asarray(last.xy_mm, np.float64), peak):
+        if not np.isfinite(xy0).all():
+            continue
+        fit = fit_ball(
+            img,
+            bgf,
+            det.camera,
+            xy0,
+            sz.ball_diameter,
+            sz.ball_height,
+            excluded=excluded,
+            hiders=hiders,
+        )
+        if fit is None or not ball_fit_ok(fit):
+            continue
+        if float(np.hypot(*(fit.xy_mm - last.xy_mm))) > reach_mm:
+            continue
+        if fit.visible < _MIN_VISIBLE or fit.explained < _MIN_EXPLAINED:
+            continue
+        # of the ball's colour (darkened in the hand's shadow, as the score allows) and not
+        # the hand's: a fingertip or a knuckle is the hand's colour, whatever it is
+        kd = float(np.clip(fit.colour_bgr @ ref / max(float(ref @ ref), 1e-9), 0.55, 1.0))
+        to_ball = float(np.linalg.norm(fit.colour_bgr - kd * ref))
+        to_hand = float(np.linalg.norm(fit.colour_bgr - skin))
+        if to_hand < _APART * to_ball:
+            continue
+        score = det._ball_score(fit, bgf, fit.uv_px, shaded=True)
+        if score >= _BALL_MIN_SCORE and (best is None or score > best[0]):
+            best = (score, fit)
+    return best[1] if best is not None else None
