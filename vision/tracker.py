@@ -434,7 +434,8 @@ class Tracker:
         was, plus, for a piece that moves on, how far that place lies off its path (a flicked
         piece travels straight from where it rested). Discs cannot pass through each other, so
         the shortest total is the order they kept. A piece that did not move on (put down by a
-        hand) only goes to a rival whose place is now uncovered and empty.
+        hand) only goes to a rival whose place is now uncovered and empty, or to the one whose
+        place it is (found again where it rested).
         """
         pending, self._pending = self._pending, []
         live: list[tuple[float, FloatArray, IntArray, FloatArray]] = []
@@ -487,7 +488,10 @@ class Tracker:
                 reach = self.size_mm[rivals, 0] / 2.0 + self.cfg.hand_margin_mm
                 near = np.hypot(*(d.xy_mm[None] - origin[:, None]).transpose(2, 0, 1))
                 vacated = (covered >= reach) & ~(near < 10.0).any(axis=1)
-                cost[m, col] = back + np.where(vacated, 0.0, 1e4)
+                # ... or the rival whose own place it is: seen again where it rested (the
+                # hand that covered it went on; its place is 'occupied' by itself)
+                home = back < 10.0
+                cost[m, col] = back + np.where(vacated | home, 0.0, 1e4)
         rows, cols = linear_sum_assignment(cost)
         for m, k in zip(rows, cols, strict=True):
             t_w, w_xy, _, _, j = found[m]

@@ -240,6 +240,44 @@ def test_a_piece_carried_under_a_hand_keeps_its_id() -> None:
     assert all(id_at(tf, r[2], r[3]) is not None for r in others)
 
 
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_a_team_mate_the_carrying_hand_passed_over_is_found_again_at_its_own_place(
+    seed: int,
+) -> None:
+    """Ten minutes of nacional (seed 31), frame 13818: the coach carries A11 across the table;
+    the hand passes over A10 (frozen) and goes on; A10 is seen again where it rested. That
+    detection went to the carried A11 (whose place was empty) rather than to A10 (whose place
+    it 'occupied'): the ids swapped and 22 touches went to the wrong buttons."""
+    rng = np.random.default_rng(seed)
+    rows = roster_rows()
+    a, b = rows[4], rows[6]  # A buttons 200 mm apart in y, 160 mm in x
+    tr = Tracker()
+    tf = tr.update(dets(rows, 0, rng))
+    ida, idb = id_at(tf, a[2], a[3]), id_at(tf, b[2], b[3])
+    dest = np.array([b[2] + 250.0, b[3] + 120.0])
+    path = [np.array([a[2], a[3]]), np.array([b[2], b[3]]), dest]
+    rest = [r for r in rows if r not in (a, b)]
+    hidden = False
+    for f in range(1, 31):  # 10 frames a -> b, 10 frames b -> dest, then lifted
+        leg, u = divmod(f - 1, 10)
+        h = path[min(leg, 1)] + (u + 1) / 10.0 * (path[min(leg, 1) + 1] - path[min(leg, 1)])
+        h = dest if leg >= 2 else h
+        hand = [square(*h, 55.0)] if f < 25 else []
+        near_b = bool(np.all(np.abs(h - np.array([b[2], b[3]])) < 55.0 + 30.0))
+        if near_b:
+            seen, hidden = [], True
+        elif hidden:  # first seen again at the hand's edge, its outline a little off
+            seen, hidden = [("button", "A", b[2] + 7.0, b[3] - 2.0)], False
+        else:
+            seen = [b]
+        if f >= 25:
+            seen.append(("button", "A", *dest))
+        tf = tr.update(dets(rest + seen, f, rng, hands=hand))
+        if seen and seen[0] == b:  # settled a frame after it was seen again
+            assert id_at(tf, b[2], b[3]) == idb, f"frame {f}"
+    assert id_at(tf, *dest) == ida
+
+
 def test_a_flick_from_under_a_hand_over_two_buttons_goes_to_the_flicked_one() -> None:
     """Two A buttons under one hand; the one that moves is known from where its path starts."""
     rng = np.random.default_rng(6)
