@@ -116,7 +116,9 @@ def touching_box(
     box's fit beside a ball was seen 3-4 mm off (rig 300, a ball 1 mm short then fitted 2 mm
     into the goal at a sigma of 0.14 mm, a false goal in the making; bounded so, 1.17 mm). A
     fit drawn out along a streak is bounded too (a still ball beside the box was once fitted so,
-    2.4 mm off at a sigma of 0.18 mm: bounded, 1.2 mm)."""
+    2.4 mm off at a sigma of 0.18 mm: bounded, 1.2 mm). The fit's ``box_gap_mm`` says how far
+    from the box it lies (the sigma's other part: a box fitted 4 mm off, away from the ball,
+    left a gap of 6 mm and the ball's fit 2 mm off)."""
     keepers = [x for x in solids if x.kind == "goalkeeper"]
     if not keepers or not hiders:
         return fit
@@ -131,7 +133,8 @@ def touching_box(
         xy = pts[i] + (fit.xy_mm - pts[i]) / dist[i] * r
     sz = det.sizes
     seen = 1.0 - hidden_share(det.camera, xy, sz.ball_diameter, sz.ball_height, hiders)
-    return replace(fit, visible=seen) if seen < fit.visible else fit
+    # (the distance from the box, whose pose the ball's hidden side depends on: the sigma's)
+    return replace(fit, visible=min(seen, fit.visible), box_gap_mm=dist[i] - r)
 
 
 def beside_a_piece(
