@@ -239,6 +239,9 @@ class BallFit:
     covered by other things, ``rms`` the residual (grey levels), ``rim_bgr`` the fitted colour
     of the silhouette's outer part (a sphere's shaded rim; a bare painted spot's fit, whose
     difference from the table is smaller than a ball, has the table's colour there).
+    ``box_gap_mm`` is how far the footprint lies from the nearest goalkeeper's box when that box
+    is near enough to hide part of it (negative: the two overlap), NaN when none is
+    (:func:`vision.ball_search.touching_box`).
     """
 
     xy_mm: FloatArray
@@ -250,6 +253,7 @@ class BallFit:
     visible: float
     rms: float
     rim_bgr: FloatArray | None = None
+    box_gap_mm: float = math.nan
 
 
 class _Model:

@@ -45,6 +45,9 @@ _HIDDEN = 0.9  # a fit that sees less of its silhouette is partly hidden (beside
 # a ball's fit this near a goalkeeper's box may be against it (:func:`touching_box`): such fits
 # stopped 1-2.5 mm from where the ball was, and the box's own fit beside a ball 3-4 mm off
 _TOUCH_MM = 8.0
+_IN_FRONT = (
+    0.99  # a box that would hide more of a ball against it than its soft edge stands in front
+)
 _BAR_LIKE = 60.0  # summed channel distance of a blob's colour from the felt-to-bar colour line
 _SPLIT = 3.0  # blobs larger than this many balls are also tried without their table-like pixels
 
@@ -116,7 +119,10 @@ def touching_box(
     box's fit beside a ball was seen 3-4 mm off (rig 300, a ball 1 mm short then fitted 2 mm
     into the goal at a sigma of 0.14 mm, a false goal in the making; bounded so, 1.17 mm). A
     fit drawn out along a streak is bounded too (a still ball beside the box was once fitted so,
-    2.4 mm off at a sigma of 0.18 mm: bounded, 1.2 mm)."""
+    2.4 mm off at a sigma of 0.18 mm: bounded, 1.2 mm). The fit's ``box_gap_mm`` says how far
+    from the box it lies (the sigma's other part: a box fitted 4 mm off, away from the ball,
+    left a gap of 6 mm and the ball's fit 2 mm off), set where the box stands in front of it
+    (would hide some of it); a box behind it hides nothing and leaves the fit as it was."""
     keepers = [x for x in solids if x.kind == "goalkeeper"]
     if not keepers or not hiders:
         return fit
@@ -131,7 +137,10 @@ def touching_box(
         xy = pts[i] + (fit.xy_mm - pts[i]) / dist[i] * r
     sz = det.sizes
     seen = 1.0 - hidden_share(det.camera, xy, sz.ball_diameter, sz.ball_height, hiders)
-    return replace(fit, visible=seen) if seen < fit.visible else fit
+    if seen >= _IN_FRONT:
+        return fit  # the box behind the ball from the camera: its pose is not the fit's
+    # (the distance from the box, whose pose the ball's hidden side depends on: the sigma's)
+    return replace(fit, visible=min(seen, fit.visible), box_gap_mm=dist[i] - r)
 
 
 def beside_a_piece(

@@ -30,7 +30,8 @@ from geometry.tablespec import load_table
 from simulator.render import Renderer
 from simulator.state import FrameTruth
 from tests.vision.protocol_rig import learned_rig
-from vision.detect import Detector
+from vision.ball import BallFit
+from vision.detect import Detector, ball_sigma_mm
 
 TABLE = load_table("brasileira")
 HL = TABLE.half_length
@@ -122,3 +123,52 @@ def test_a_ball_hidden_in_part_by_a_goalkeeper_is_never_sure_and_wrong(seed: int
     assert calls
     for off, err, sigma, margin in calls:
         assert abs(err) <= 2.0 * sigma, (margin, off, err, sigma)
+
+
+def test_the_sigma_of_a_ball_beside_a_box_covers_its_error_and_no_more() -> None:
+    """Over the seeded cases of three rigs (the ball reported near the truth, the goalkeeper
+    found or not), the ball's error along the line's normal is within twice its sigma in 95%
+    of them; and the sigma says what the fits know: before, a blanket 5 mm x the hidden share
+    (2 mm at the median, 10-20 x the errors) made every call beside a goalkeeper TOO_CLOSE."""
+    calls = [c for seed in (300, 302, 303) for c in _calls(seed) if not math.isnan(c[1])]
+    assert len(calls) >= 10
+    err = np.abs([c[1] for c in calls])
+    sigma = np.array([c[2] for c in calls])
+    assert np.mean(err <= 2.0 * sigma) >= 0.95, calls
+    assert np.median(sigma) < 1.0, calls
+
+
+def _fit(visible: float, box_gap_mm: float, sigma_mm: float) -> BallFit:
+    return BallFit(
+        xy_mm=np.zeros(2),
+        uv_px=np.zeros(2),
+        sigma_mm=sigma_mm,
+        streak_px=np.zeros(2),
+        colour_bgr=np.zeros(3),
+        explained=0.95,
+        visible=visible,
+        rms=5.0,
+        box_gap_mm=box_gap_mm,
+    )
+
+
+@pytest.mark.parametrize(
+    ("visible", "box_gap_mm", "fit_sigma_mm", "error_mm", "at_most_mm"),
+    [
+        (1.0, math.nan, 0.03, 0.0, 0.15),  # a free ball: its fit's figure and the model's floor
+        (0.75, 0.62, 0.030, 0.114, 0.5),  # rig 300, the box's fit agrees: was 1.23 mm
+        (0.43, -0.82, 0.197, 0.990, 1.0),  # rig 304: ball and box overlap, one fit is off
+        (0.33, 2.37, 0.073, 0.931, 1.5),  # rig 303: the box 1.6 mm off
+        (0.77, 6.26, 0.056, 2.016, 3.5),  # rig 300: the box 3.9 mm off, the ball 1 mm short
+    ],
+)
+def test_a_box_fitted_away_from_the_ball_widens_its_sigma(
+    visible: float, box_gap_mm: float, fit_sigma_mm: float, error_mm: float, at_most_mm: float
+) -> None:
+    """Fits measured beside a goalkeeper (true camera, the fit's ``visible`` share, its
+    distance from the box and its own sigma; the error along the line's normal): the sigma
+    (:func:`vision.detect.ball_sigma_mm`) covers the error at 2 sigma, and a box fitted off
+    (the last row: then fitted 2 mm into the goal at a sigma of 1.17, where half the gap
+    gives 3.1) widens it, while a box that agrees leaves it at a few tenths."""
+    sigma = ball_sigma_mm(_fit(visible, box_gap_mm, fit_sigma_mm))
+    assert error_mm <= 2.0 * sigma and sigma <= at_most_mm
