@@ -22,6 +22,7 @@ ball found recently, nothing is searched: a lost ball is never invented beside a
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import cv2
@@ -163,4 +164,5 @@ def ball_by_hand(
         score = det._ball_score(fit, bgf, fit.uv_px, shaded=True)
         if score >= _BALL_MIN_SCORE and (best is None or score > best[0]):
             best = (score, fit)
-    return best[1] if best is not None else None
+    # all it hides counts as the hand's (vision.detect.ball_sigma_mm)
+    return replace(best[1], hand_hidden=1.0 - best[1].visible) if best is not None else None
