@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import csv
 import json
-import math
 from pathlib import Path
 from types import TracebackType
 from typing import IO, Any
@@ -49,7 +48,7 @@ from geometry.pieces import Pieces, footprints
 from geometry.scene import Scene
 from geometry.tablespec import TableSpec
 from rules.checks import CHECKS, CheckContext
-from rules.engine.base import TOUCH_MERGE_S
+from rules.engine.base import TOUCH_MERGE_S, same_touch
 from rules.rulesets import get_ruleset
 from simulator.state import FrameTruth
 
@@ -202,9 +201,7 @@ class Referee:
         for c in sorted(ft.contacts, key=lambda c: c.t):
             if c.kind == "piece-ball":
                 # a ball bouncing on the piece again within TOUCH_MERGE_S: the same touch
-                last = self._ball_contact_t.get(c.a, -math.inf)
-                self._ball_contact_t[c.a] = c.t
-                if c.t - last <= TOUCH_MERGE_S:
+                if same_touch(self._ball_contact_t, c.a, c.t, TOUCH_MERGE_S):
                     continue
                 team = self._team.get(c.a)
                 out.append(event(ft, "touch", team, c.a, impulse=round(c.impulse, 2)))

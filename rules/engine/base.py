@@ -7,6 +7,7 @@ turn model; :class:`EngineOptions` how it reads its input.
 
 from __future__ import annotations
 
+import math
 from collections import deque
 from dataclasses import dataclass
 from typing import Any
@@ -23,13 +24,27 @@ from rules.engine.state import FrameState
 from rules.engine.turns import make_turns
 from rules.rulesets import get_ruleset
 
-__all__ = ["EngineBase", "EngineOptions", "Row", "pt"]
+__all__ = ["TOUCH_MERGE_S", "EngineBase", "EngineOptions", "Row", "pt", "same_touch"]
 
 Row = tuple[int, float, str, str, str]
 
 
 #: a piece's contacts with the ball this close in time (s) are one touch (EngineOptions)
 TOUCH_MERGE_S = 0.1
+
+
+def same_touch(last_t: dict[str, float], piece: str, t: float, merge_s: float) -> bool:
+    """Whether ``piece``'s contact with the ball at ``t`` (s) is a bounce of the touch it made
+    within ``merge_s`` before (or after: contacts may arrive late); ``last_t`` keeps each piece's
+    latest contact and is updated.
+
+    >>> last = {}
+    >>> [same_touch(last, "A7", t, 0.1) for t in (1.0, 1.05, 1.12, 1.4)]
+    [False, True, True, False]
+    """
+    last = last_t.get(piece, -math.inf)
+    last_t[piece] = max(t, last)
+    return abs(t - last) <= merge_s
 
 
 @dataclass(frozen=True)

@@ -45,7 +45,6 @@ Examples
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
@@ -53,7 +52,7 @@ import numpy as np
 from geometry.scene import Scene
 from rules.checks import CHECKS
 from rules.engine.ball_calls import BallCalls
-from rules.engine.base import EngineOptions, Row, pt
+from rules.engine.base import EngineOptions, Row, pt, same_touch
 from rules.engine.calls import foul_restart, offside_positions
 from rules.engine.events import Event, EventSink, xy
 from rules.engine.lance import Lance, Restart
@@ -390,9 +389,7 @@ class RuleEngine(BallCalls):
         if kind == "piece-ball":
             piece = a if a != "ball" else b
             # the same touch while the ball keeps bouncing on the piece (touch_merge_s)
-            last = self._ball_contact_t.get(piece, -math.inf)
-            self._ball_contact_t[piece] = max(t, last)
-            if abs(t - last) <= self.options.touch_merge_s:
+            if same_touch(self._ball_contact_t, piece, t, self.options.touch_merge_s):
                 return False
             team = self.team_of.get(piece)
             e = sink.emit("touch", team, piece, article=self.profile.article("lance"), contact_t=t)
