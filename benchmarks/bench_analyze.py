@@ -116,6 +116,10 @@ def speed(seconds: float = SPEED_SECONDS, seed: int = SEED) -> dict[str, dict[st
     return out
 
 
+class ClipMismatch(ValueError):
+    """A clip rendered from another match than the code plays (one line naming it)."""
+
+
 def _truth(
     rules: str, seconds: float, seed: int, clip: Path | None = None
 ) -> tuple[dict[int, FrameTruth], list[dict[str, Any]]]:
@@ -123,7 +127,7 @@ def _truth(
     track was first seen) and its truth events, recomputed by this code's perfect referee (no
     rendering; a clip's own ``events.jsonl`` may come from older code). The match reacts to
     the referee's calls (its restarts), so code that calls differently plays another match:
-    the contacts must be the ones ``clip`` was rendered with, else SystemExit (re-render)."""
+    the contacts must be the ones ``clip`` was rendered with, else :class:`ClipMismatch`."""
     table = load_table(get_ruleset(rules).table)
     match = Match(table, rules, seed=seed, fps=30.0)
     referee = Referee(table, rules, dict(match.teams))
@@ -139,7 +143,7 @@ def _truth(
     if rendered is not None and rendered.is_file():
         rows = [json.loads(x) for x in rendered.read_text("utf-8").splitlines()]
         if [(r["frame"], r["a"], r["b"], r["kind"]) for r in rows] != contacts:
-            raise SystemExit(
+            raise ClipMismatch(
                 f"{rendered}: the clip was rendered from another match than this code plays "
                 f"(rules {rules}, seed {seed}, {seconds:g} s): render it again"
             )
@@ -282,7 +286,11 @@ def main(argv: list[str]) -> int:
     if a.clip is not None and len(rules) != 1:
         print("bench_analyze: --clip takes one --rules", file=sys.stderr)
         return 2
-    print("\n".join(report(a.seconds, a.speed_seconds, rules, a.seed, a.clip)))
+    try:
+        print("\n".join(report(a.seconds, a.speed_seconds, rules, a.seed, a.clip)))
+    except ClipMismatch as exc:
+        print(f"bench_analyze: {exc}", file=sys.stderr)
+        return 2
     return 0
 
 
