@@ -24,9 +24,24 @@ from rules.engine.state import FrameState
 from rules.engine.turns import make_turns
 from rules.rulesets import get_ruleset
 
-__all__ = ["TOUCH_MERGE_S", "EngineBase", "EngineOptions", "Row", "pt", "same_touch"]
+__all__ = [
+    "STRUCK_FRAMES",
+    "TOUCH_MERGE_S",
+    "EngineBase",
+    "EngineOptions",
+    "Row",
+    "pt",
+    "same_touch",
+]
 
 Row = tuple[int, float, str, str, str]
+
+#: Frames (the current one included) whose contacts explain a struck piece's start: one
+#: sliding at 3 mm a frame crosses the tracker's moving threshold (60 mm/s, least squares over
+#: five positions, two frames running: vision.track_types.TrackerConfig) four frames after the
+#: hit, and must not be read as a flick of its own then (a victim pushed on after a foul was a
+#: new lance: a free kick taken, and its next contact a foul).
+STRUCK_FRAMES = 5
 
 
 #: a piece's contacts with the ball this close in time (s) are one touch (EngineOptions)
@@ -161,7 +176,9 @@ class EngineBase:
         self._buckets: dict[int, list[Row]] = {}
         self._prev: FrameState | None = None
         self._prev_rows: list[Row] = []
-        self._prev2_rows: list[Row] = []  # a piece struck then is flagged moving this late
+        # the contacts of the frames before ``_prev``'s: a piece struck then may be flagged
+        # moving only now (STRUCK_FRAMES)
+        self._older_rows: deque[list[Row]] = deque(maxlen=STRUCK_FRAMES - 2)
         self._shut: dict[str, tuple[str, int]] = {}  # check -> (team, rests it has held)
         self._fps = 30.0
         self._offside_line: tuple[float, float] | None = None  # (line u, sign) 001 Art. XXXII

@@ -111,7 +111,7 @@ class RuleEngine(BallCalls):
         if prev is None or not np.array_equal(prev.pieces.ids, cur.pieces.ids):
             self._roster(cur)
         if prev is None:
-            self._prev, self._prev_rows, self._prev2_rows = cur, rows, self._prev_rows
+            self._remember(cur, rows)
             return []
         if cur.t_s > prev.t_s:
             self._fps = 1.0 / (cur.t_s - prev.t_s)
@@ -124,13 +124,14 @@ class RuleEngine(BallCalls):
                 self.lance.dead = "by_hand"
             self.pending = Restart("", None)
         ignore = {self.lance.piece} if self.lance and self.lance.frame == prev.frame else set()
+        # a piece struck by another in an earlier frame and flagged moving only now is no flick
+        # (STRUCK_FRAMES); ``b`` is the struck one (``a``, the faster before the hit, may be a
+        # flick made late in a frame and flagged late itself)
+        earlier = self._prev_rows + [r for old in self._older_rows for r in old]
+        ignore |= {r[3] for r in earlier if r[4] == "piece-piece"}
+        prev2 = self._older_rows[-1] if self._older_rows else []
         flicked = find_flick(
-            prev,
-            cur,
-            ahead,
-            rows + self._prev_rows + self._prev2_rows,
-            self.options.start_mm,
-            ignore,
+            prev, cur, ahead, rows + self._prev_rows + prev2, self.options.start_mm, ignore
         )
         if flicked is None:
             flicked = self._hidden_flick(prev, cur, ahead, rows)
@@ -186,9 +187,13 @@ class RuleEngine(BallCalls):
                         decision=d.note,
                         unmatched=True,
                     )
-        self._prev, self._prev_rows, self._prev2_rows = cur, rows, self._prev_rows
+        self._remember(cur, rows)
         self.events += sink.events
         return sink.events
+
+    def _remember(self, cur: FrameState, rows: list[Row]) -> None:
+        self._older_rows.append(self._prev_rows)
+        self._prev, self._prev_rows = cur, rows
 
     def _carried(
         self, prev: FrameState, cur: FrameState, ahead: list[FrameState], rows: list[Row]

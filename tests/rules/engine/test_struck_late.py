@@ -1,0 +1,70 @@
+"""A piece struck by another is flagged moving only frames later: no lance of its own.
+
+The tracker flags a piece moving when its least-squares speed over five positions passes
+60 mm/s two frames running (vision.track_types.TrackerConfig): a victim pushed on slowly (3 mm
+a frame) is flagged up to four frames after the hit. On a rendered ten-minute gaucha match
+(seed 31, frame 5410) B10 fouled A5 (001 Art. XXIV: a piece hit before the ball), A5 slid on
+and was flagged three frames later, and the engine read its start as A's free kick taken - and
+A5's next contact, with B8, as a second foul. ``rules.engine.base.STRUCK_FRAMES``.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.rules.engine.script import Script, brasileira_roster
+from tests.rules.engine.situations import find, run
+
+
+def _foul_then_slow_victim(flag_delay: int, rest_between: int = 0) -> Script:
+    """B10 flicked into A5 (no ball touched: a foul) at step 4; A5 slides on at 3 mm a frame
+    into B8, flagged moving ``flag_delay`` frames after it starts. With ``rest_between``, A5
+    stops after two frames and rests that many frames, then is flicked itself into B8."""
+    s = Script(
+        brasileira_roster(
+            [
+                ("B10", "B", "button", -100.0, 0.0),
+                ("A5", "A", "button", 0.0, 0.0),
+                ("B8", "B", "button", 90.0, 0.0),
+                ("ball", "", "ball", 0.0, 300.0),
+            ]
+        ),
+        hands=True,
+    )
+    s.rest(3)
+    a5 = s.index("A5")
+    if rest_between:
+        s.move(
+            {"B10": (0, 4, (-60.0, 0.0)), "A5": (4, 6, (6.0, 0.0))},
+            {4: [("B10", "A5", "piece-piece")]},
+        )
+        s.rest(rest_between)
+        s.move({"A5": (0, 8, (30.0, 0.0))}, {8: [("A5", "B8", "piece-piece")]})
+    else:
+        first = len(s.frames)
+        # A5 slides from step 5 to step 12 (3.4 mm a frame) and meets B8 at step 10
+        s.move(
+            {"B10": (0, 4, (-60.0, 0.0)), "A5": (4, 12, (27.0, 0.0))},
+            {4: [("B10", "A5", "piece-piece")], 10: [("A5", "B8", "piece-piece")]},
+        )
+        for k in range(first + 4, first + 4 + flag_delay):
+            s.frames[k].moving[a5] = False  # the tracker's late flag
+    s.rest(6)
+    return s
+
+
+@pytest.mark.parametrize("flag_delay", [0, 1, 2, 3])
+def test_a_victim_flagged_late_is_no_lance(flag_delay: int) -> None:
+    events = run("gaucha", _foul_then_slow_victim(flag_delay))
+    assert len(find(events, "foul", team="B", piece="B10", victim="A5")) == 1
+    assert find(events, "lance", team="A") == []
+    assert find(events, "foul", team="A") == []
+
+
+def test_a_victim_at_rest_then_flicked_is_a_lance() -> None:
+    # the failure row: struck, stopped, rested - then its own flick (the free kick taken) is
+    # a lance, and hitting B8 before the ball is A's foul
+    events = run("gaucha", _foul_then_slow_victim(0, rest_between=6))
+    assert len(find(events, "foul", team="B", piece="B10", victim="A5")) == 1
+    assert len(find(events, "lance", team="A", piece="A5")) == 1
+    assert len(find(events, "foul", team="A", piece="A5", victim="B8")) == 1
