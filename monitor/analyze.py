@@ -74,7 +74,7 @@ U8 = NDArray[np.uint8]
 #: (:class:`vision.contacts.ContactFinder` needs the frame after a hit). One frame held back,
 #: not two: every contact of 13 analysed 30 s matches (266) came exactly one frame late, and
 #: holding a second frame changed no event; it cost live events a frame of latency.
-TRACKED_OPTIONS = EngineOptions(lag_frames=1, noise_mm=0.5, settle_frames=3)
+TRACKED_OPTIONS = EngineOptions(lag_frames=1, noise_mm=0.5, settle_frames=3, order_doubt_s=0.01)
 _MSG_BGR = {"goal": (80, 255, 80), "foul": (80, 80, 255), "offside": (0, 215, 255)}
 
 

@@ -29,6 +29,7 @@ __all__ = [
     "TOUCH_MERGE_S",
     "EngineBase",
     "EngineOptions",
+    "HeldFoul",
     "Row",
     "pt",
     "same_touch",
@@ -62,6 +63,20 @@ def same_touch(last_t: dict[str, float], piece: str, t: float, merge_s: float) -
     return abs(t - last) <= merge_s
 
 
+@dataclass
+class HeldFoul:
+    """A foul waiting for the next frame's contacts (``EngineOptions.order_doubt_s``)."""
+
+    lance: Lance
+    offender: str
+    victim: str
+    t: float
+    prev: FrameState
+    cur: FrameState
+    chained: bool
+    cleared: bool = False  # the offender touched the ball within the doubt
+
+
 @dataclass(frozen=True)
 class EngineOptions:
     """How the engine reads its input; the defaults suit exact data.
@@ -92,6 +107,11 @@ class EngineOptions:
         pinched between two pieces, or pushed along, bounces on them many times in a tenth of
         a second: one toque each, not one per bounce; a camera at 30 frames/s cannot part them
         either). 0 counts every contact.
+    order_doubt_s : contacts this close in time have no known order (a tracker times them
+        from the motion around a frame: a few ms, more in a tangle). A touch of the ball by the
+        flicked piece up to this long after its hit on an opponent clears the foul - the ball
+        is given first - and a foul is decided only once the next frame's contacts are in (a
+        touch may be reported a frame later than the hit). 0, exact data: decided at once.
     """
 
     lag_frames: int = 0
@@ -106,10 +126,13 @@ class EngineOptions:
     kick_off: bool = True
     half_s: float | None = None
     touch_merge_s: float = TOUCH_MERGE_S
+    order_doubt_s: float = 0.0
 
     def __post_init__(self) -> None:
         if not 0 <= self.lag_frames <= 2:
             raise ValueError(f"lag_frames: expected 0, 1 or 2, got {self.lag_frames}")
+        if not 0.0 <= self.order_doubt_s < 0.1:
+            raise ValueError(f"order_doubt_s: expected 0 <= s < 0.1, got {self.order_doubt_s}")
 
 
 class EngineBase:
@@ -159,6 +182,7 @@ class EngineBase:
         self.lance: Lance | None = None
         self.n_lances = 0
         self.last_touch: str | None = None
+        self._held_foul: HeldFoul | None = None  # decided a frame later (order_doubt_s)
         self._ball_contact_t: dict[str, float] = {}  # each piece's last contact with the ball
         self.possessor: str | None = None
         kick = annotations.kick_off if annotations is not None else None

@@ -52,7 +52,7 @@ import numpy as np
 from geometry.scene import Scene
 from rules.checks import CHECKS
 from rules.engine.ball_calls import BallCalls
-from rules.engine.base import EngineOptions, Row, pt, same_touch
+from rules.engine.base import EngineOptions, HeldFoul, Row, pt, same_touch
 from rules.engine.calls import foul_restart, offside_positions
 from rules.engine.events import Event, EventSink, xy
 from rules.engine.lance import Lance, Restart
@@ -98,6 +98,11 @@ class RuleEngine(BallCalls):
         last = self._last_frame if self._last_frame is not None else -1
         while self._received:
             out += self._process(self._received.popleft(), list(self._received))
+        if self._held_foul is not None and self._prev is not None:
+            sink = EventSink(self._prev.frame, self._prev.t_s)
+            self._settle_foul([], sink)
+            self.events += sink.events
+            out += sink.events
         self.emitted_at += [last] * len(out)
         return out
 
@@ -116,6 +121,8 @@ class RuleEngine(BallCalls):
         if cur.t_s > prev.t_s:
             self._fps = 1.0 / (cur.t_s - prev.t_s)
         sink = EventSink(cur.frame, cur.t_s)
+        if self._held_foul is not None:
+            self._settle_foul(rows, sink)
         if self.in_play and self._carried(prev, cur, ahead, rows):
             # A hand moved the ball: play was stopped (a restart the camera did not see
             # called, or a referee's decision); the next flick restarts it.
@@ -396,6 +403,9 @@ class RuleEngine(BallCalls):
             # the same touch while the ball keeps bouncing on the piece (touch_merge_s)
             if same_touch(self._ball_contact_t, piece, t, self.options.touch_merge_s):
                 return False
+            held = self._held_foul
+            if held is not None and piece == held.offender:
+                held.cleared |= t <= held.t + self.options.order_doubt_s
             team = self.team_of.get(piece)
             e = sink.emit("touch", team, piece, article=self.profile.article("lance"), contact_t=t)
             if row[0] < sink.frame:  # reported beyond the lag (a ball seen again only later)
@@ -462,7 +472,10 @@ class RuleEngine(BallCalls):
             if not (direct or chain):
                 continue
             if ty != lance.team:
-                self._foul(lance, x, y, t, prev, cur, sink, chained=not direct)
+                if self.options.order_doubt_s <= 0.0:
+                    self._foul(lance, x, y, t, prev, cur, sink, chained=not direct)
+                elif self._held_foul is None:
+                    self._held_foul = HeldFoul(lance, x, y, t, prev, cur, not direct)
                 return
             if direct:
                 lance.hit_own_first = True
@@ -472,6 +485,30 @@ class RuleEngine(BallCalls):
             lance.displaced_after_ball = True  # 002 Do acionamento 5
             if isinstance(self.turns, TouchCount):
                 self.turns.note_displacement(lance)
+
+    def _settle_foul(self, rows: list[Row], sink: EventSink) -> None:
+        """Call the held foul (stamped with its own frame) unless its offender touched the
+        ball within ``order_doubt_s`` after the hit, in its frame or in ``rows`` (the next
+        frame's, where a touch reported late lands), the ball was seen set going with no touch
+        by then, or play stopped meanwhile."""
+        held, self._held_foul = self._held_foul, None
+        assert held is not None
+        doubt = self.options.order_doubt_s
+        for _, t, a, b, kind in rows:
+            if kind == "piece-ball" and held.offender in (a, b) and t <= held.t + doubt:
+                held.cleared = True
+        if held.cleared or held.lance.dead or not self.in_play:
+            return
+        if held.lance.unseen_touch and not held.chained:
+            # the ball set going by then with no touch seen (flagged moving frames after it
+            # started; a flick from under a hand whose track was frozen): the flicked piece
+            # may have reached it first, as for a hit seen after that (_foul_check)
+            return
+        own = EventSink(held.cur.frame, held.cur.t_s)
+        self._foul(
+            held.lance, held.offender, held.victim, held.t, held.prev, held.cur, own, held.chained
+        )
+        sink.events += own.events
 
     def _foul(
         self,
