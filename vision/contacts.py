@@ -46,6 +46,10 @@ _STILL_MM = 3.0  # seen within this of one place over four frames: a piece that 
 _HIST = 14  # frames of known positions kept to find who struck a ball seen only once away
 _BACK_FRAMES = 12  # a restart traced back further than this is too uncertain to time
 _STRIKER_GAP_MM = 25.0  # a striker within this of the struck ball (a rail, a post: none)
+# a piece flicked from under its coach's hand covers this much felt before it strikes a
+# neighbour within the frame or two its track stays frozen (1 m/s: 33 mm a frame)
+_HIDDEN_REACH_MM = 40.0
+_WOKE_MM = 10.0  # a frozen piece seen again this far from where it froze has moved
 
 
 @dataclass(frozen=True)
@@ -168,6 +172,7 @@ class ContactFinder:
             found = self._find()
             found += self._ball_hits(found)
         found += self._restarts()
+        found += self._struck_from_hiding()
         found.sort(key=lambda c: c.t)
         return found
 
@@ -336,6 +341,96 @@ class ContactFinder:
                 )
             )
         return out
+
+    def _struck_from_hiding(self) -> list[TrackContact]:
+        """A piece that left its resting place with no hit found, struck by a piece frozen
+        under a hand behind it: the coach's flick is unseen until the flicked piece comes out
+        moving, and the struck piece's start alone reads as a flick of its own (a foul by the
+        hidden piece read as the victim's lance).
+
+        Once the piece is seen on two frames away from its rest, a piece frozen (known, not
+        seen) over those frames, within ``_HIDDEN_REACH_MM`` behind its new direction, and seen
+        again moved from where it froze at most two frames after the start, struck it. The
+        time is traced back along the struck piece's first step at its speed."""
+        if len(self._t) < 2 or len(self._hist) < 3:
+            return []
+        x_prev, x_now = self._xy[-2], self._xy[-1]
+        ok_prev, ok_now = self._ok[-2], self._ok[-1]
+        t_prev, dt = self._t[-2], self._t[-1] - self._t[-2]
+        frame = self._frames[-1]
+        out: list[TrackContact] = []
+        piece = self.kind != "ball"
+        rests = piece & ok_now & ok_prev & (np.hypot(*(x_now - x_prev).T) < 1.5)
+        self._rest_xy[rests], self._rest_frame[rests], self._away_frame[rests] = (
+            x_now[rests],
+            frame,
+            -1,
+        )
+        if dt <= 0:
+            return []
+        for b in np.flatnonzero(piece & ~rests & ok_now & ~np.isnan(self._rest_xy[:, 0])):
+            rest = self._rest_xy[b]
+            if self._body_hit[b] >= self._rest_frame[b]:
+                self._rest_xy[b] = np.nan  # its start was seen as a hit
+                continue
+            if self._away_frame[b] < 0:
+                self._away_frame[b] = frame
+            away = int(self._away_frame[b])
+            if frame - away > 2:
+                self._rest_xy[b] = np.nan  # no striker came out: its own flick
+                continue
+            if not ok_prev[b] or frame == away:
+                continue  # the hit finders try the start first (a frame late)
+            step = x_now[b] - x_prev[b]
+            speed = float(np.hypot(*step)) / dt
+            if speed < 2.0 * self.min_dv:
+                continue
+            u = step / (speed * dt)
+            a = self._hidden_striker(int(b), rest, u, away)
+            if a < 0:
+                continue
+            back = min(max(float((x_prev[b] - rest) @ u), 0.0) / speed, _BACK_FRAMES * dt)
+            hit_frame = self._frames[-2] - int(np.floor(back / dt + 1e-9))
+            self._rest_xy[b] = np.nan
+            self._body_hit[a] = self._body_hit[b] = frame
+            pair = np.flatnonzero(
+                ((self.pi == a) & (self.pj == b)) | ((self.pi == b) & (self.pj == a))
+            )
+            self._last_hit[pair] = frame
+            out.append(
+                TrackContact(
+                    t_prev - back, str(self.ids[a]), str(self.ids[b]), "piece-piece", hit_frame,
+                    speed,
+                )
+            )  # fmt: skip
+        return out
+
+    def _hidden_striker(self, b: int, rest: FloatArray, u: FloatArray, away: int) -> int:
+        """The piece frozen under a hand behind ``rest`` (direction ``u``, within the reach)
+        when piece ``b`` left it, seen again now moved from where it froze at most two frames
+        after ``away``; the nearest such, -1 if none."""
+        frozen_at: dict[int, FloatArray] = {}
+        for f, xy, kn, ok in self._hist[:-1]:
+            if away - 2 <= f <= away:
+                for a in np.flatnonzero(kn & ~ok):
+                    frozen_at[int(a)] = xy[a]
+        _, xy_now, _, ok_now = self._hist[-1]
+        if self._hist[-1][0] - away > 2:
+            return -1
+        best, best_gap = -1, _HIDDEN_REACH_MM
+        for a, at in frozen_at.items():
+            if a == b or self.kind[a] == "ball" or not ok_now[a]:
+                continue
+            if np.hypot(*(xy_now[a] - at)) < _WOKE_MM:
+                continue  # seen again where it froze: it struck nothing
+            rel = rest - at
+            dist = float(np.hypot(*rel))
+            if dist <= 0.0 or float(rel @ u) < 0.5 * dist:
+                continue  # not behind the struck piece's new direction
+            gap = float(self._gap(np.array([a]), np.array([b]), at[None], rest[None])[0])
+            if gap < best_gap:
+                best, best_gap = a, gap
+        return best
 
     def _striker(self, b: int, at: FloatArray, u: FloatArray, hit_frame: int) -> int:
         """The piece whose known path from two frames before ``hit_frame`` to three after passed

@@ -1,0 +1,125 @@
+"""A button struck by a piece flicked from under its coach's hand (vision/contacts.py).
+
+The flicked piece's track is frozen where the hand covered it (known, not measured) until it
+comes out moving; the piece it struck is seen leaving its rest with no hit found. On rendered
+ten-minute matches (brasileira frame 13748, nacional 11102, gaucha 10362, seed 31) such hits
+were missed: the victim's start read as a flick of its own, the foul (000 REGRA 12 FALTA,
+001 Art. XXIV: an opponent hit before the ball) lost. Seeded trajectories at 30 frames/s with
+0.3 mm of detection noise; a non-square arrangement (the striker behind along x and y).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.contacts import ContactFinder, TrackContact
+
+FPS = 30.0
+IDS = np.array(["A8", "B9", "ball"])
+KIND = np.array(["button", "button", "ball"])
+SIZE = np.array([[50.0, 50.0], [50.0, 50.0], [10.0, 10.0]])
+VMAX = np.array([3500.0, 3500.0, 6000.0])
+
+
+def _hidden_hit(
+    seed: int,
+    striker_xy: tuple[float, float] = (-54.0, 52.0),
+    comes_out: bool = True,
+) -> tuple[list[TrackContact], float]:
+    """B9 rests at the origin; A8 rests at ``striker_xy`` under a hand (frozen) from frame 3 to
+    the first frame after its hit, flicked at 1200 mm/s toward B9's place. B9 leaves at 1000 mm/s along
+    the line from A8's place when A8 reaches it (or, if not ``comes_out``, on its own, A8
+    seen again where it froze). Returns the contacts and the hit's time."""
+    rng = np.random.default_rng(seed)
+    n = 16
+    t = np.arange(n) / FPS
+    a0 = np.asarray(striker_xy, float)
+    dist = float(np.hypot(*a0))
+    u = -a0 / dist  # from A8 toward B9
+    t_go = (5.0 + rng.random()) / FPS
+    t_hit = t_go + (dist - 50.0) / 1200.0  # A8 covers the gap between the edges
+    a8 = np.tile(a0, (n, 1))
+    b9 = np.zeros((n, 2))
+    after = np.maximum(t - t_hit, 0.0)[:, None]
+    b9 += 1000.0 * after * u
+    if comes_out:
+        before = np.clip(t - t_go, 0.0, t_hit - t_go)[:, None]
+        side = np.array([-u[1], u[0]])  # A8 glances off sideways after the hit
+        a8 += 1200.0 * before * u + 300.0 * after * side
+    ball = np.tile([400.0, -300.0], (n, 1))
+    shown = np.stack([a8, b9, ball], axis=1)
+    frozen_until = int(np.ceil(t_hit * FPS))
+    finder = ContactFinder(IDS, KIND, SIZE, np.zeros(3), max_speed_mm_s=VMAX)
+    out: list[TrackContact] = []
+    for k in range(n):
+        xy = shown[k] + rng.normal(0.0, 0.3, (3, 2))
+        ok = np.ones(3, bool)
+        if 3 <= k <= frozen_until:
+            ok[0], xy[0] = False, shown[2, 0]  # frozen where it was last seen
+        moving = np.hypot(*(shown[k] - shown[max(k - 1, 0)]).T) > 1.0
+        out += finder.push(k, t[k], xy, ok, moving & ok, known=np.ones(3, bool))
+    return out, t_hit
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+@pytest.mark.parametrize("striker_xy", [(-54.0, 52.0), (0.0, -80.0), (70.0, 10.0)])
+def test_a_piece_struck_from_under_a_hand_has_its_striker(
+    seed: int, striker_xy: tuple[float, float]
+) -> None:
+    found, t_hit = _hidden_hit(seed, striker_xy)
+    hits = [c for c in found if c.kind == "piece-piece"]
+    assert len(hits) == 1
+    assert (hits[0].a, hits[0].b) == ("A8", "B9")
+    assert abs(hits[0].t - t_hit) < 1.0 / FPS
+    assert (
+        hits[0].frame == int(np.ceil(hits[0].t * FPS - 1e-6))
+        or abs(hits[0].frame - t_hit * FPS) <= 1.0
+    )
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_hidden_piece_seen_again_where_it_froze_struck_nothing(seed: int) -> None:
+    # B9 flicked on its own; A8 under the hand beside it never moved
+    found, _ = _hidden_hit(seed, comes_out=False)
+    assert [c for c in found if c.kind == "piece-piece"] == []
+
+
+def _unrelated(seed: int, striker_xy: tuple[float, float], b9_dir: tuple[float, float]):
+    """B9 leaves the origin on its own at 1000 mm/s along ``b9_dir`` at frame ~5.5; A8, frozen
+    at ``striker_xy`` from frame 3, comes out moving a frame later (another cause)."""
+    rng = np.random.default_rng(seed)
+    n = 16
+    t = np.arange(n) / FPS
+    t_b = (5.0 + rng.random()) / FPS
+    u = np.asarray(b9_dir, float) / np.hypot(*b9_dir)
+    b9 = 1000.0 * np.maximum(t - t_b, 0.0)[:, None] * u
+    a8 = np.tile(np.asarray(striker_xy, float), (n, 1))
+    a8[:, 1] += 800.0 * np.maximum(t - t_b - 1.0 / FPS, 0.0)
+    shown = np.stack([a8, b9, np.tile([400.0, -300.0], (n, 1))], axis=1)
+    finder = ContactFinder(IDS, KIND, SIZE, np.zeros(3), max_speed_mm_s=VMAX)
+    out: list[TrackContact] = []
+    for k in range(n):
+        xy = shown[k] + rng.normal(0.0, 0.3, (3, 2))
+        ok = np.ones(3, bool)
+        if 3 <= k <= 7:
+            ok[0], xy[0] = False, shown[2, 0]
+        moving = np.hypot(*(shown[k] - shown[max(k - 1, 0)]).T) > 1.0
+        out += finder.push(k, t[k], xy, ok, moving & ok, known=np.ones(3, bool))
+    return [c for c in out if (c.a, c.b) == ("A8", "B9")]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize(
+    ("striker_xy", "b9_dir", "found"),
+    [
+        ((-80.0, 0.0), (1.0, 0.0), 1),  # behind, within reach: taken for the striker
+        ((-150.0, 0.0), (1.0, 0.0), 0),  # behind, 100 mm of felt away: beyond reach
+        ((80.0, 0.0), (1.0, 0.0), 0),  # in front of B9's path: not its striker
+        ((0.0, 80.0), (1.0, 0.0), 0),  # beside it
+    ],
+)
+def test_only_a_hidden_piece_behind_and_within_reach_is_the_striker(
+    seed: int, striker_xy: tuple[float, float], b9_dir: tuple[float, float], found: int
+) -> None:
+    assert len(_unrelated(seed, striker_xy, b9_dir)) == found
