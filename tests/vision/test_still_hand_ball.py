@@ -43,7 +43,6 @@ WHITE, ORANGE = (235, 240, 245), (30, 140, 250)
 # (felt, ball, skin): pale felts (the palm's rim is a ball-like blob there) and others
 CASES = {
     1: ("light", WHITE, (120, 150, 200)),
-    2: ("green", WHITE, (100, 130, 185)),
     3: ("blue", ORANGE, (120, 150, 200)),
     4: ("light", ORANGE, (90, 120, 170)),
 }
