@@ -50,6 +50,13 @@ _IN_FRONT = (
 )
 _BAR_LIKE = 60.0  # summed channel distance of a blob's colour from the felt-to-bar colour line
 _SPLIT = 3.0  # blobs larger than this many balls are also tried without their table-like pixels
+# A still's fit beside a hand (no ball's colour learned, no place it was): the hand's own
+# colour at any brightness (chromaticity, summed over the channels, within this) is the hand -
+# a lit palm's rim the arm's colour leaves out of the hand's mask - and so is a fit that shows
+# less than ball_hands' least share of itself (its colour is the few pixels the hand leaves)
+_HAND_CHROMA = 0.06
+_HAND_MIN_VISIBLE = 0.35
+_HAND_REACH = 40  # coarse pixels about the blob whose hand pixels give the hand's colour
 
 
 def ball_masks(
@@ -263,6 +270,31 @@ def _bar_coloured(det: Detector, img: U8, bars: NDArray[np.bool_], uv: FloatArra
     return float(np.abs(colour - a * bar).sum()) < _BAR_LIKE
 
 
+def hand_like(det: Detector, fit: BallFit, hands: NDArray[np.bool_], uv: FloatArray) -> bool:
+    """Whether a still's ball fit beside a hand is the hand's: it shows less than
+    :data:`_HAND_MIN_VISIBLE` of itself, or its colour has the chromaticity of the hand's
+    pixels about its blob (``uv``, px; the coarse hand mask's median colour) within
+    :data:`_HAND_CHROMA`. The hand's mask takes the arm's colour as the rim shows it: a palm
+    lit brighter leaves a rim of itself out, a round blob that fits a ball well (0.98 of its
+    pixels; a pale felt, a hand 20 mm over the table)."""
+    if fit.visible < _HAND_MIN_VISIBLE:
+        return True
+    s, o = det.stride, det.stride // 2
+    h, w = hands.shape
+    c = uv.mean(axis=0)
+    i, j = (int(np.clip((v - o) // s, 0, n - 1)) for v, n in zip(c[::-1], (h, w), strict=True))
+    win = (
+        slice(max(0, i - _HAND_REACH), i + _HAND_REACH + 1),
+        slice(max(0, j - _HAND_REACH), j + _HAND_REACH + 1),
+    )
+    mask = hands[win]
+    if not mask.any():
+        return False
+    skin = np.median(det._sub[win][mask].astype(np.float64), axis=0)
+    chroma = fit.colour_bgr / max(float(fit.colour_bgr.sum()), 1.0)
+    return float(np.abs(chroma - skin / max(float(skin.sum()), 1.0)).sum()) < _HAND_CHROMA
+
+
 def _on_mask(mask: NDArray[np.bool_], uv: FloatArray) -> float:
     """The share of a blob's pixels (px, (n, 2)) on a full-resolution mask."""
     h, w = mask.shape
@@ -308,7 +340,7 @@ def find_ball(
     )
     if not cands:  # white on white: a ball on a painted spot may leave no blob at all
         spot = det._ball_on_spot(img, bgf, excluded)
-        return spot if spot is not None else faint_ball(det, img, bgf, excluded)
+        return spot if spot is not None else faint_ball(det, img, bgf, excluded, hands)
 
     # most ball-like first: the strongest ball-sized difference from the table at full
     # resolution (a ball is a solid colour; the noise's and a print's leftovers are single
@@ -343,8 +375,9 @@ def find_ball(
         )
 
     scored: list[tuple[float, BallFit]] = []
+    sure = 0.0  # the best score of a fit clear of the hands
     for _xy, _area, uv in cands[:8]:
-        if scored and max(q[0] for q in scored) >= _BALL_SURE:
+        if sure >= _BALL_SURE:
             break  # the candidates come most ball-like first: the rest are leftovers
         if det.learned and det.memory.rejected(det._sub, uv, "ball", hands):
             continue  # tried in vain and unchanged since
@@ -381,8 +414,16 @@ def find_ball(
         fit = beside_a_piece(det, img, bgf, fit, solids, ball_excluded, hiders)
         assert fit is not None
         score = det._ball_score(fit, bgf, c)
+        by_hand = bool(hands[det.memory.patch(det._sub, uv)[0]].any())
+        if by_hand and not det.learned and hand_like(det, fit, hands, uv):
+            score = 0.0
         if not det._in_goal(fit.xy_mm):
             scored.append((score, fit))
+            # a part of the hand its mask left out is a round blob that may fit a ball fairly
+            # (0.63 of its pixels, a still): beside a hand a good fit is not sure, and the
+            # candidates after it are tried too (the best one wins)
+            if not by_hand:
+                sure = max(sure, score)
         if score < _BALL_MIN_SCORE:
             det._reject(uv, hands, "ball")
     best = max(scored, key=lambda q: q[0])[1] if scored else None
@@ -390,7 +431,7 @@ def find_ball(
     if best is None or top < _BALL_MIN_SCORE:
         best = det._ball_on_spot(img, bgf, excluded)
         if best is None:  # white on a pale felt: the coarse foreground may miss the ball
-            return faint_ball(det, img, bgf, excluded)
+            return faint_ball(det, img, bgf, excluded, hands)
     elif top < _BALL_SURE:
         # a fair fit elsewhere (a print, the net's edge) against a ball on a painted spot,
         # white on white and no blob (a kick-off): the one that explains more wins
@@ -687,11 +728,16 @@ def faint_peaks(
 
 
 def faint_ball(
-    det: Detector, img: U8, bgf: NDArray[np.float32], excluded: NDArray[np.bool_]
+    det: Detector,
+    img: U8,
+    bgf: NDArray[np.float32],
+    excluded: NDArray[np.bool_],
+    hands: NDArray[np.bool_] | None = None,
 ) -> BallFit | None:
     """On a still where no ball was found, the ball among :func:`faint_peaks`: each fitted by
     :func:`vision.ball.fit_ball` from its peak, and the best of the fits that explain its
-    pixels well (a ball, not a print or an edge), stay near their peak and score as a ball.
+    pixels well (a ball, not a print or an edge), stay near their peak and score as a ball;
+    beside a hand (the coarse mask ``hands``), not the hand's own (:func:`hand_like`).
 
     A learned table sees a faint ball as any other (its foreground is the table's noise, not
     the still's model's error): only stills are searched so."""
@@ -709,6 +755,10 @@ def faint_ball(
             continue
         if np.hypot(*(fit.uv_px - peak)) > _FAINT_NEAR_PX or det._in_goal(fit.xy_mm):
             continue
+        if hands is not None:
+            box = fit.uv_px + np.array([[-8.0, -8.0], [8.0, 8.0]])
+            if hands[det.memory.patch(det._sub, box)[0]].any() and hand_like(det, fit, hands, box):
+                continue
         score = det._ball_score(fit, bgf, peak)
         if score >= _BALL_MIN_SCORE and (best is None or score > best[0]):
             best = (score, fit)
