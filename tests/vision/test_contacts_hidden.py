@@ -27,10 +27,10 @@ def _hidden_hit(
     striker_xy: tuple[float, float] = (-54.0, 52.0),
     comes_out: bool = True,
 ) -> tuple[list[TrackContact], float]:
-    """B9 rests at the origin; A8 rests at ``striker_xy`` under a hand (frozen) from frame 3 to
-    the first frame after its hit, flicked at 1200 mm/s toward B9's place. B9 leaves at 1000 mm/s along
-    the line from A8's place when A8 reaches it (or, if not ``comes_out``, on its own, A8
-    seen again where it froze). Returns the contacts and the hit's time."""
+    """B9 rests at the origin; A8 rests at ``striker_xy`` under a hand (frozen) from frame 3
+    to the first frame after its hit, flicked at 1200 mm/s toward B9's place. B9 leaves at
+    1000 mm/s along the line from A8's place when A8 reaches it (or, if not ``comes_out``, on
+    its own, A8 seen again where it froze). Returns the contacts and the hit's time."""
     rng = np.random.default_rng(seed)
     n = 16
     t = np.arange(n) / FPS
