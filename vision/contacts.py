@@ -412,8 +412,8 @@ class ContactFinder:
         frozen_at: dict[int, FloatArray] = {}
         for f, xy, kn, ok in self._hist[:-1]:
             if away - 2 <= f <= away:
-                for a in np.flatnonzero(kn & ~ok):
-                    frozen_at[int(a)] = xy[a]
+                for q in np.flatnonzero(kn & ~ok):
+                    frozen_at[int(q)] = xy[q]
         _, xy_now, _, ok_now = self._hist[-1]
         if self._hist[-1][0] - away > 2:
             return -1
