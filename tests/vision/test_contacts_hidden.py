@@ -22,6 +22,23 @@ SIZE = np.array([[50.0, 50.0], [50.0, 50.0], [10.0, 10.0]])
 VMAX = np.array([3500.0, 3500.0, 6000.0])
 
 
+def _feed(
+    shown: np.ndarray, frozen: tuple[int, int], rng: np.random.Generator
+) -> list[TrackContact]:
+    """Contacts of (F, 3, 2) positions with 0.3 mm of noise, A8 frozen (known, not measured)
+    where it was at frame 2 over the frames ``frozen`` (inclusive)."""
+    finder = ContactFinder(IDS, KIND, SIZE, np.zeros(3), max_speed_mm_s=VMAX)
+    out: list[TrackContact] = []
+    for k in range(len(shown)):
+        xy = shown[k] + rng.normal(0.0, 0.3, (3, 2))
+        ok = np.ones(3, bool)
+        if frozen[0] <= k <= frozen[1]:
+            ok[0], xy[0] = False, shown[2, 0]  # frozen where it was last seen
+        moving = np.hypot(*(shown[k] - shown[max(k - 1, 0)]).T) > 1.0
+        out += finder.push(k, k / FPS, xy, ok, moving & ok, known=np.ones(3, bool))
+    return out
+
+
 def _hidden_hit(
     seed: int,
     striker_xy: tuple[float, float] = (-54.0, 52.0),
@@ -49,17 +66,7 @@ def _hidden_hit(
         a8 += 1200.0 * before * u + 300.0 * after * side
     ball = np.tile([400.0, -300.0], (n, 1))
     shown = np.stack([a8, b9, ball], axis=1)
-    frozen_until = int(np.ceil(t_hit * FPS))
-    finder = ContactFinder(IDS, KIND, SIZE, np.zeros(3), max_speed_mm_s=VMAX)
-    out: list[TrackContact] = []
-    for k in range(n):
-        xy = shown[k] + rng.normal(0.0, 0.3, (3, 2))
-        ok = np.ones(3, bool)
-        if 3 <= k <= frozen_until:
-            ok[0], xy[0] = False, shown[2, 0]  # frozen where it was last seen
-        moving = np.hypot(*(shown[k] - shown[max(k - 1, 0)]).T) > 1.0
-        out += finder.push(k, t[k], xy, ok, moving & ok, known=np.ones(3, bool))
-    return out, t_hit
+    return _feed(shown, (3, int(np.ceil(t_hit * FPS))), rng), t_hit
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2, 3])
@@ -97,16 +104,7 @@ def _unrelated(seed: int, striker_xy: tuple[float, float], b9_dir: tuple[float, 
     a8 = np.tile(np.asarray(striker_xy, float), (n, 1))
     a8[:, 1] += 800.0 * np.maximum(t - t_b - 1.0 / FPS, 0.0)
     shown = np.stack([a8, b9, np.tile([400.0, -300.0], (n, 1))], axis=1)
-    finder = ContactFinder(IDS, KIND, SIZE, np.zeros(3), max_speed_mm_s=VMAX)
-    out: list[TrackContact] = []
-    for k in range(n):
-        xy = shown[k] + rng.normal(0.0, 0.3, (3, 2))
-        ok = np.ones(3, bool)
-        if 3 <= k <= 7:
-            ok[0], xy[0] = False, shown[2, 0]
-        moving = np.hypot(*(shown[k] - shown[max(k - 1, 0)]).T) > 1.0
-        out += finder.push(k, t[k], xy, ok, moving & ok, known=np.ones(3, bool))
-    return [c for c in out if (c.a, c.b) == ("A8", "B9")]
+    return [c for c in _feed(shown, (3, 7), rng) if (c.a, c.b) == ("A8", "B9")]
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
