@@ -30,7 +30,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.ball import BallFit, fit_ball
-from vision.ball_search import _BALL_MIN_SCORE, ball_fit_ok
+from vision.ball_search import _BALL_MIN_SCORE, _HAND_MIN_VISIBLE, ball_fit_ok, hand_colour
 from vision.solids import Solid
 
 if TYPE_CHECKING:
@@ -45,7 +45,7 @@ _PRIOR_FRAMES = 15  # the ball found at most this many frames ago (half a second
 _SKIN_TOL = 60.0  # summed channel distance to the hand's colour (vision.foreground.hand_mask's)
 _EDGE_TOL = 30.0  # distance from the line from the table's colour to the hand's: its edge
 _EDGE_MIN = 0.25  # ... at least this share of the hand (less: the table's noise)
-_MIN_VISIBLE = 0.35  # the least share of its silhouette a ball beside a hand must show
+_MIN_VISIBLE = _HAND_MIN_VISIBLE  # the least share a ball beside a hand must show of itself
 _MIN_EXPLAINED = 0.5  # the least share of the pixels' difference from the table it explains
 _APART = 2.0  # the fit's colour this many times farther from the hand's than from the ball's
 
@@ -104,12 +104,9 @@ def ball_by_hand(
         return None  # no hand beside it: the search's miss is not the hands'
     # the hand's colour: its coarse pixels about the ball (its edge's few do not move the
     # median), well beyond the ball's own
-    k = 12
-    near = hands[max(0, i - k) : i + k + 1, max(0, j - k) : j + k + 1]
-    skin = np.median(
-        det._sub[max(0, i - k) : i + k + 1, max(0, j - k) : j + k + 1][near].astype(np.float64),
-        axis=0,
-    )
+    skin = hand_colour(det, hands, i, j, 12)
+    if skin is None:
+        return None  # the hand beside it lies beyond the colour's window: not its colour
     u0, v0 = (round(float(x)) for x in last.uv_px)
     x0, x1 = max(0, u0 - half), min(w, u0 + half + 1)
     y0, y1 = max(0, v0 - half), min(h, v0 + half + 1)

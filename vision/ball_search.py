@@ -270,6 +270,18 @@ def _bar_coloured(det: Detector, img: U8, bars: NDArray[np.bool_], uv: FloatArra
     return float(np.abs(colour - a * bar).sum()) < _BAR_LIKE
 
 
+def hand_colour(
+    det: Detector, hands: NDArray[np.bool_], i: int, j: int, k: int
+) -> FloatArray | None:
+    """The hand's colour (BGR) about coarse pixel ``(i, j)``: the median of the coarse hand
+    mask's pixels within ``k`` of it (an edge's few do not move it); None without a hand."""
+    win = (slice(max(0, i - k), i + k + 1), slice(max(0, j - k), j + k + 1))
+    mask = hands[win]
+    if not mask.any():
+        return None
+    return np.asarray(np.median(det._sub[win][mask].astype(np.float64), axis=0))
+
+
 def hand_like(det: Detector, fit: BallFit, hands: NDArray[np.bool_], uv: FloatArray) -> bool:
     """Whether a still's ball fit beside a hand is the hand's: it shows less than
     :data:`_HAND_MIN_VISIBLE` of itself, or its colour has the chromaticity of the hand's
@@ -283,14 +295,9 @@ def hand_like(det: Detector, fit: BallFit, hands: NDArray[np.bool_], uv: FloatAr
     h, w = hands.shape
     c = uv.mean(axis=0)
     i, j = (int(np.clip((v - o) // s, 0, n - 1)) for v, n in zip(c[::-1], (h, w), strict=True))
-    win = (
-        slice(max(0, i - _HAND_REACH), i + _HAND_REACH + 1),
-        slice(max(0, j - _HAND_REACH), j + _HAND_REACH + 1),
-    )
-    mask = hands[win]
-    if not mask.any():
+    skin = hand_colour(det, hands, i, j, _HAND_REACH)
+    if skin is None:
         return False
-    skin = np.median(det._sub[win][mask].astype(np.float64), axis=0)
     chroma = fit.colour_bgr / max(float(fit.colour_bgr.sum()), 1.0)
     return float(np.abs(chroma - skin / max(float(skin.sum()), 1.0)).sum()) < _HAND_CHROMA
 
