@@ -119,7 +119,8 @@ class ContactFinder:
         self._rest_xy = np.full((self.n, 2), np.nan)
         self._rest_frame = np.full(self.n, -(10**9))
         self._away_frame = np.full(self.n, -1)
-        self._hist: list[tuple[int, FloatArray, BoolArray, BoolArray]] = []
+        # (frame, xy, known, ok, seen) of the last frames
+        self._hist: list[tuple[int, FloatArray, BoolArray, BoolArray, BoolArray]] = []
 
     def set_angles(self, angle_rad: FloatArray) -> None:
         self.angle_rad = np.asarray(angle_rad, dtype=float).copy()
@@ -143,10 +144,12 @@ class ContactFinder:
         ok: BoolArray,
         moving: BoolArray | None = None,
         known: BoolArray | None = None,
+        seen: BoolArray | None = None,
     ) -> list[TrackContact]:
         """Add one frame (``ok``: the positions measured or predicted, not frozen or lost;
         ``moving``: the tracker's moving state, default: all; ``known``: positions worth
-        using at all, frozen ones under a hand included, default: ``ok``).
+        using at all, frozen ones under a hand included, default: ``ok``; ``seen``: the
+        positions measured on this frame, default: ``ok``).
 
         Returns the contacts of the interval that ended one frame before this one.
         """
@@ -158,8 +161,9 @@ class ContactFinder:
         self._ok.append(np.asarray(ok, dtype=bool))
         self._frames.append(int(frame))
         self._known = np.asarray(ok if known is None else known, dtype=bool)
+        seen_now = self._ok[-1] if seen is None else np.asarray(seen, dtype=bool)
         self._hist.append(
-            (int(frame), self._xy[-1].copy(), self._known.copy(), self._ok[-1].copy())
+            (int(frame), self._xy[-1].copy(), self._known.copy(), self._ok[-1].copy(), seen_now)
         )
         if len(self._hist) > _HIST:
             del self._hist[0]
@@ -410,11 +414,13 @@ class ContactFinder:
         when piece ``b`` left it, seen again now moved from where it froze at most two frames
         after ``away``; the nearest such, -1 if none."""
         frozen_at: dict[int, FloatArray] = {}
-        for f, xy, kn, ok in self._hist[:-1]:
+        for f, xy, kn, _, seen in self._hist[:-1]:
             if away - 2 <= f <= away:
-                for q in np.flatnonzero(kn & ~ok):
+                # frozen under a hand, or coasting unseen beside one (the hand's mask short of
+                # its centre, its fit lost): either way not where the camera last put it
+                for q in np.flatnonzero(kn & ~seen):
                     frozen_at[int(q)] = xy[q]
-        _, xy_now, _, ok_now = self._hist[-1]
+        _, xy_now, _, ok_now, _ = self._hist[-1]
         if self._hist[-1][0] - away > 2:
             return -1
         best, best_gap = -1, _HIDDEN_REACH_MM
@@ -439,10 +445,10 @@ class ContactFinder:
         rows = [h for h in self._hist if hit_frame - 2 <= h[0] <= hit_frame + 3]
         best, best_gap = -1, _STRIKER_GAP_MM
         for a in np.flatnonzero(self.kind != "ball"):
-            pts = np.array([xy[a] for _, xy, kn, _ in rows if kn[a]])
+            pts = np.array([xy[a] for _, xy, kn, _, _ in rows if kn[a]])
             if len(pts) == 0:
                 continue
-            if all(ok[a] for *_, ok in rows) and np.ptp(pts, axis=0).max() < _STILL_MM:
+            if all(ok[a] for _, _, _, ok, _ in rows) and np.ptp(pts, axis=0).max() < _STILL_MM:
                 continue
             if not self.disc[a]:
                 near = pts

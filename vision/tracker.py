@@ -256,7 +256,7 @@ class Tracker:
         xy = np.where((self.status == SEEN)[:, None], self.z_last, self.kf.xy_mm)
         self.contacts.set_angles(self.angle_rad)
         known = ok | (self.status == HIDDEN)
-        found = self.contacts.push(frame, t, xy, ok, self.moving, known)
+        found = self.contacts.push(frame, t, xy, ok, self.moving, known, self.status == SEEN)
         return self._output(found)
 
     def _compat(self, tracks: IntArray, dk: IntArray, dtm: IntArray) -> FloatArray:

@@ -19,7 +19,8 @@ nothing else explains the start:
   in the earliest contact can be the flick: it hit the others. When that contact is between
   two starters, the striker is the one that moved toward the other (a struck piece moves
   away from its striker, and often faster and further, so distance cannot tell them apart);
-- a starter struck by a piece at rest before that is moving by the next frame, the striker
+- a starter struck by a piece at rest before that is moving by the next frame (flagged so, or
+  already ``3 * start_mm`` from where it stood: seen again out of its coach's hand), the striker
   (the contact's ``a``, the faster before the hit) not yet a starter itself, was hit by a
   flick made late in the frame's interval: the striker had moved less than ``start_mm``
   when the frame was taken, the piece it struck was already sliding away. The striker is
@@ -40,6 +41,9 @@ from rules.engine.state import FrameState
 __all__ = ["contact_order", "find_flick", "pick_flick", "started_moving"]
 
 BoolArray = NDArray[np.bool_]
+#: A striker at rest that moved this many ``start_mm`` by the next frame is moving (a flick's
+#: first frame covers centimetres; a resting piece's fits jitter by millimetres).
+_WOKE_FACTOR = 3.0
 
 
 def contact_order(row: tuple[int, float, str, str, str]) -> tuple[float, int]:
@@ -126,7 +130,15 @@ def find_flick(
             ia, ib = index.get(a), index.get(b)
             if kind != "piece-piece" or ia is None or ib is None or a in movers:
                 continue
-            if started[ib] and not started[ia] and nxt.moving[ia] and not prev.moving[ia]:
+            # moving by the next frame: flagged so, or already far from where it stood (a
+            # piece flicked from under its coach's hand is seen again a frame or two later, a
+            # few centimetres on, before the tracker's hysteresis calls it moving)
+            woke = nxt.moving[ia] or (
+                nxt.present[ia]
+                and float(np.hypot(*(nxt.pieces.xy_mm[ia] - cur.pieces.xy_mm[ia])))
+                >= _WOKE_FACTOR * start_mm
+            )
+            if started[ib] and not started[ia] and woke and not prev.moving[ia]:
                 if cur.present[ia] and prev.present[ia]:
                     started[ia] = True
                     explained.add(b)

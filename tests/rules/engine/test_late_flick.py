@@ -69,3 +69,36 @@ def test_a_late_flick_striking_at_once_is_the_strikers(
     )
     rows = [(r[0], r[1], r[2], r[3], r[4]) for r in cur.contacts.rows()]
     assert find_flick(prev, cur, [nxt], rows) == expected
+
+
+@pytest.mark.parametrize(
+    ("moved_mm", "expected"),
+    [
+        (47.0, "B2"),  # 47 mm on by the next frame, not yet flagged moving: out of the hand
+        (9.0, "B2"),  # 9 mm: three times start_mm (3 mm), the least that counts
+        (4.0, "A5"),  # 4 mm: a resting piece's fits jitter this much: no sign it moved
+        (0.0, "A5"),  # where it stood
+    ],
+)
+def test_a_striker_seen_again_far_from_its_place_was_the_flick(
+    moved_mm: float, expected: str
+) -> None:
+    """A piece flicked from under its coach's hand is frozen where it stood until it comes out
+    a frame or two later, centimetres on, before the tracker's hysteresis flags it moving. On
+    a rendered 120 s match (brasileira, seed 3, frame 1188) A10 struck B9 so: B9's start read
+    as the lance, the foul called against B (000 REGRA 12 FALTA: A10 touched B9 first)."""
+    rest = [(-50.0, 0.0), (0.0, 0.0), (300.0, 200.0)]
+    prev = _state(10, rest, [False, False, False])
+    cur = _state(
+        11,
+        [(-50.0, 0.0), (55.0, 0.0), (300.0, 200.0)],  # B2 frozen under the hand, A5 struck
+        [False, True, False],
+        [(10, 10.9 / 30.0, "B2", "A5", "piece-piece")],
+    )
+    nxt = _state(
+        12,
+        [(-50.0 + moved_mm, 0.0), (105.0, 0.0), (300.0, 200.0)],
+        [False, True, False],
+    )
+    rows = [(r[0], r[1], r[2], r[3], r[4]) for r in cur.contacts.rows()]
+    assert find_flick(prev, cur, [nxt], rows) == expected
