@@ -4,8 +4,9 @@ The rules never import ``vision``: this thin adapter, in the monitor, turns the 
 columns into a :class:`rules.engine.FrameState`. A track is *known* (``present``) while it is
 ``seen``, ``predicted`` (coasting, flagged) or ``hidden`` (frozen under a hand, where it was last
 seen: a resting piece under a hand has not moved); ``lost`` and ``absent`` slots are not, and the
-engines leave them out of scene checks. Sizes and goalkeepers' angles are the tracker's (fitted
-by the detector), the ball's diameter the rule set's.
+engines leave them out of scene checks; ``seen`` marks the measured ones. Sizes and
+goalkeepers' angles are the tracker's (fitted by the detector), the ball's diameter the rule
+set's.
 """
 
 from __future__ import annotations
@@ -55,4 +56,5 @@ def state_from_tracks(tf: TrackFrame, ball_diameter_mm: float | None = None) -> 
         contacts,
         present,
         True if hidden else None,
+        (tf.status == "seen") & present,
     )

@@ -19,6 +19,12 @@ frames; it was out all the same. A ``ball-rail`` contact says so when the source
 one; otherwise the bounce is inferred: from the previous frame, the ball's own velocity
 would have taken it past the rail, and its velocity across that rail has turned round.
 
+A moving ball the source does not see (a tracker coasting it along its last velocity) is not
+called on for up to ``COAST_FRAMES`` frames: its prediction knows nothing of the goalkeeper or
+post that turned it while unseen (a ball predicted wide of the post was in the goal when seen
+again two frames later). Unseen longer (into a goal's shadow, under its roof), the prediction
+is all there is and is judged.
+
 A call is the ball *leaving* the field: a lance that starts with the ball out of it (a
 source's false ball in a goal, a ball a hand holds beyond a line) makes no call until the
 ball has been in the field, nor does a ball that jumps further in a frame than a ball can fly
@@ -59,7 +65,11 @@ from geometry.field import FieldModel
 from geometry.lines import ball_in_goal_margin, ball_out_margin, goal_margins
 from rules.engine.state import FrameState
 
-__all__ = ["MAX_BALL_MM_S", "LineCall", "LineJudge"]
+__all__ = ["COAST_FRAMES", "MAX_BALL_MM_S", "LineCall", "LineJudge"]
+
+#: Frames a moving, unseen (predicted) ball waits to be seen again before its prediction is
+#: judged (see the module docstring).
+COAST_FRAMES = 4
 
 #: Faster than any ball on a table (a struck ball reaches ~6 m/s): a longer step is a jump of
 #: the source's ball (re-acquired elsewhere), never a ball crossing a line.
@@ -95,6 +105,7 @@ class LineJudge:
         self._rest_sum = np.zeros(2)
         self._rest_n = 0
         self._was_in = True  # the ball has been in the field since play started
+        self._coasting = 0  # frames the moving ball has gone unseen
 
     def ball_xy(
         self, prev: FrameState | None, cur: FrameState, ahead: list[FrameState]
@@ -179,6 +190,10 @@ class LineJudge:
         bi = cur.ball_index
         if not cur.present[bi]:
             return None
+        coasting = bool(cur.moving[bi]) and not cur.seen[bi]
+        self._coasting = self._coasting + 1 if coasting else 0
+        if 0 < self._coasting <= COAST_FRAMES:
+            return None  # wait to see it: what turned it unseen is not in the prediction
         r = cur.ball_radius_mm
         b0 = (float(prev.ball_xy_mm[0]), float(prev.ball_xy_mm[1]))
         b1, n = (

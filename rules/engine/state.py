@@ -10,6 +10,8 @@ A :class:`FrameState` holds one frame:
 - ``v_mm_s`` (N, 2) velocities and ``moving`` (N,) flags (the tracker's debounced answer,
   or the simulator's exact one);
 - ``present`` (N,): the position is known this frame (a tracker's lost or absent slot is not);
+- ``seen`` (N,): the position was measured this frame (default: ``present``); a tracker's
+  coasting or frozen slot is present, not seen;
 - ``contacts`` (:class:`Contacts`): the contacts reported with this frame, as columns. Each
   carries ``frame``, the video frame at or after the contact (a tracker may report it up to a
   couple of frames later than that; the engine re-orders by it);
@@ -138,6 +140,7 @@ class FrameState:
     contacts: Contacts = field(default_factory=Contacts.empty)
     present: BoolArray = field(default_factory=lambda: np.zeros(0, bool))
     hands_over_table: bool | None = None
+    seen: BoolArray = field(default_factory=lambda: np.zeros(0, bool))
 
     def __post_init__(self) -> None:
         n = len(self.pieces)
@@ -148,6 +151,8 @@ class FrameState:
         object.__setattr__(self, "moving", _column("FrameState", "moving", self.moving, bool, n))
         present = self.present if len(self.present) else np.ones(n, bool)
         object.__setattr__(self, "present", _column("FrameState", "present", present, bool, n))
+        seen = self.seen if len(self.seen) else self.present
+        object.__setattr__(self, "seen", _column("FrameState", "seen", seen, bool, n))
         if not isinstance(self.contacts, Contacts):
             raise StateError(
                 "FrameState.contacts: expected a Contacts record, "

@@ -37,16 +37,18 @@ def _frame(status: list[str], sizes: bool = True) -> TrackFrame:
 
 
 @pytest.mark.parametrize(
-    ("status", "present"),
+    ("status", "present", "seen"),
     [
-        (["seen", "predicted", "absent", "seen"], [True, True, False, True]),
-        (["hidden", "lost", "seen", "predicted"], [True, False, False, True]),  # NaN: never known
-        (["lost", "lost", "lost", "lost"], [False, False, False, False]),
+        (["seen", "predicted", "absent", "seen"], [True, True, False, True], [1, 0, 0, 1]),
+        # NaN: never known, not seen whatever the status says
+        (["hidden", "lost", "seen", "predicted"], [True, False, False, True], [0, 0, 0, 0]),
+        (["lost", "lost", "lost", "lost"], [False, False, False, False], [0, 0, 0, 0]),
     ],
 )
-def test_present_follows_status_and_finite_positions(status, present) -> None:
+def test_present_follows_status_and_finite_positions(status, present, seen) -> None:
     st = state_from_tracks(_frame(status))
     assert st.present.tolist() == present
+    assert st.seen.tolist() == [bool(x) for x in seen]  # measured: a coasting ball is not
     assert not st.moving[~st.present].any()  # an unknown piece is not "moving"
     assert np.isfinite(st.pieces.xy_mm).all()
 

@@ -320,3 +320,53 @@ def test_noisy_ball_placed_on_the_touchline_keeps_the_throw_in_grace() -> None:
     events = run("gaucha", s, lag_frames=2, noise_mm=0.5, settle_frames=3)
     assert find(events, "lance", "B", "B8")
     assert not find(events, "ball_out")
+
+
+def _unseen_turn(unseen: int) -> Script:
+    """A ball shot along y = 70 at 900 mm/s toward the right goal, unseen (predicted straight
+    on by the tracker, the slot present but not seen) for ``unseen`` frames from x = 960, in
+    which its prediction runs wholly past the line wide of the post (|y| + r = 75 > 73); then
+    seen again inside the goal (x = 1030, y = 40): the goalkeeper turned it in, unseen."""
+    s = Script(
+        brasileira_roster(
+            [
+                ("B1", "B", "goalkeeper", 990.0, 30.0),
+                ("A9", "A", "button", 860.0, 70.0),
+                ("ball", "", "ball", 900.0, 70.0),
+            ]
+        )
+    )
+    s.rest(3)
+    s.move(
+        {"A9": (0, 1, (867.0, 70.0)), "ball": (0, 2, (960.0, 70.0))},
+        {1: [("A9", "ball", "piece-ball")]},
+    )
+    first = len(s.frames)
+    s.move({"ball": (0, unseen, (960.0 + 30.0 * unseen, 70.0))})
+    s.move({"ball": (0, 1, (1030.0, 40.0))})
+    s.rest(4)
+    for k in range(first, first + unseen):
+        f = s.frames[k]
+        seen = np.ones(len(f.present), bool)
+        seen[f.ball_index] = False
+        s.frames[k] = dataclasses.replace(f, seen=seen)
+    return s
+
+
+@pytest.mark.parametrize(
+    ("unseen", "called"),
+    [
+        (3, "goal"),  # seen again in the goal before its prediction is judged
+        (4, "goal"),  # COAST_FRAMES: the longest wait
+        (6, "ball_out"),  # unseen longer: the prediction, wholly past the line wide, is out
+    ],
+)
+def test_a_coasting_ball_is_judged_when_seen_again(unseen: int, called: str) -> None:
+    """A ball the tracker only predicts knows nothing of what turned it unseen (on a rendered
+    ten-minute paulista match, seed 31, frame 12079: a goal called a goal kick on a
+    prediction that ran wide of the post; seen two frames later in the net). 000 REGRA 10: the
+    goal is the ball wholly past the line between the posts, as seen."""
+    events = run("brasileira", _unseen_turn(unseen))
+    assert find(events, called)
+    other = "ball_out" if called == "goal" else "goal"
+    assert not find(events, other)
