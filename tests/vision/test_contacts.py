@@ -260,3 +260,37 @@ def test_a_ball_struck_after_its_track_followed_a_false_ball_is_still_touched(se
     hits = [c for c in found if c.kind == "piece-ball"]
     assert len(hits) == 1 and hits[0].a == "A7"
     assert abs(hits[0].t - t_hit) < 1.5 / FPS
+
+
+# A button through an opponent into the ball within two frame intervals: the simulator's
+# positions (mm) of a ten-minute paulista match (seed 31, frames 7755-7766), as (B8, A7, ball)
+# here. The button struck the opponent at 258.65833 s and the ball at 258.68542 s (27 ms
+# later; a foul, 000 REGRA 12 FALTA). Frame 7755 is t = 0 below.
+_THROUGH = np.array(
+    [
+        (-66.09, 283.13, -220.00, 280.00, -198.76, 240.26),
+        (-91.16, 277.37, -220.00, 280.00, -198.76, 240.26),
+        (-113.59, 272.22, -220.00, 280.00, -198.76, 240.26),
+        (-133.67, 267.61, -220.00, 280.00, -198.76, 240.26),
+        (-151.63, 263.48, -220.00, 280.00, -198.76, 240.26),
+        (-164.84, 258.80, -222.87, 280.99, -198.76, 240.26),
+        (-168.01, 252.05, -233.56, 284.67, -202.63, 238.49),
+        (-170.24, 246.29, -243.12, 287.96, -211.02, 234.66),
+        (-171.87, 242.06, -251.68, 290.91, -218.81, 231.10),
+        (-171.87, 242.06, -259.34, 293.54, -226.05, 227.79),
+        (-171.87, 242.06, -266.20, 295.90, -232.77, 224.73),
+        (-171.87, 242.06, -272.33, 298.01, -239.01, 221.88),
+    ]
+)[:, [2, 3, 0, 1, 4, 5]].reshape(-1, 3, 2)
+_T0 = 7755 / FPS
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3, 4])
+def test_a_button_through_an_opponent_into_the_ball_touches_them_in_order(seed: int) -> None:
+    """Its velocity changed twice in two intervals: timed by its change, the ball's touch came
+    29 ms early, before the opponent's, and the foul was lost. A body at rest that starts is
+    timed by its own start: both within 5 ms, the opponent first."""
+    found = {(c.a, c.b): c.t for c in _play(_THROUGH, seed)}  # t = 0 at frame 7755
+    assert found.keys() == {("B8", "A7"), ("B8", "ball")}
+    assert found[("B8", "A7")] == pytest.approx(258.65833 - _T0, abs=0.005)
+    assert found[("B8", "ball")] == pytest.approx(258.68542 - _T0, abs=0.005)
