@@ -390,11 +390,15 @@ class ContactFinder:
             if speed < 2.0 * self.min_dv:
                 continue
             u = step / (speed * dt)
-            a = self._hidden_striker(int(b), rest, u, away)
-            if a < 0:
-                continue
             back = min(max(float((x_prev[b] - rest) @ u), 0.0) / speed, _BACK_FRAMES * dt)
             hit_frame = self._frames[-2] - int(np.floor(back / dt + 1e-9))
+            a = self._hidden_striker(int(b), rest, u, away)
+            if a < 0 and self._came_out(int(b), away):
+                # its own start unseen too: struck by a piece whose known path (frozen places
+                # and sightings, straight between them) passed its place from behind
+                a = self._striker(int(b), rest, u, hit_frame, moved_mm=_WOKE_MM)
+            if a < 0:
+                continue
             self._rest_xy[b] = np.nan
             self._body_hit[a] = self._body_hit[b] = frame
             pair = np.flatnonzero(
@@ -408,6 +412,11 @@ class ContactFinder:
                 )
             )  # fmt: skip
         return out
+
+    def _came_out(self, b: int, away: int) -> bool:
+        """Whether piece ``b`` was unseen (frozen under a hand, or coasting) on the frame
+        before ``away``, the first it was seen away from its rest."""
+        return any(f == away - 1 and not seen[b] for f, _, _, _, seen in self._hist)
 
     def _hidden_striker(self, b: int, rest: FloatArray, u: FloatArray, away: int) -> int:
         """The piece frozen under a hand behind ``rest`` (direction ``u``, within the reach)
@@ -438,17 +447,26 @@ class ContactFinder:
                 best, best_gap = a, gap
         return best
 
-    def _striker(self, b: int, at: FloatArray, u: FloatArray, hit_frame: int) -> int:
+    def _striker(
+        self, b: int, at: FloatArray, u: FloatArray, hit_frame: int, moved_mm: float = 0.0
+    ) -> int:
         """The piece whose known path from two frames before ``hit_frame`` to three after passed
-        nearest ``at`` (ball ``b`` at rest; within the striker gap), behind direction ``u``; -1 if
-        none. A piece seen at one place all along struck nothing."""
+        nearest ``at`` (body ``b`` at rest there; within the striker gap), behind direction
+        ``u``; -1 if none. A piece seen at one place all along struck nothing, nor one whose
+        known places lie within ``moved_mm`` of each other (a piece frozen under a hand beside
+        a flicked one, seen again where it froze)."""
         rows = [h for h in self._hist if hit_frame - 2 <= h[0] <= hit_frame + 3]
         best, best_gap = -1, _STRIKER_GAP_MM
         for a in np.flatnonzero(self.kind != "ball"):
+            if a == b:
+                continue
             pts = np.array([xy[a] for _, xy, kn, _, _ in rows if kn[a]])
             if len(pts) == 0:
                 continue
-            if all(ok[a] for _, _, _, ok, _ in rows) and np.ptp(pts, axis=0).max() < _STILL_MM:
+            spread = float(np.ptp(pts, axis=0).max())
+            if all(ok[a] for _, _, _, ok, _ in rows) and spread < _STILL_MM:
+                continue
+            if spread < moved_mm:
                 continue
             if not self.disc[a]:
                 near = pts

@@ -147,3 +147,88 @@ def test_only_a_hidden_piece_behind_and_within_reach_is_the_striker(
     seed: int, striker_xy: tuple[float, float], b9_dir: tuple[float, float], found: int
 ) -> None:
     assert len(_unrelated(seed, striker_xy, b9_dir)) == found
+
+
+# Both under hands: B9 flicked from under one into A8, frozen under another, on a ten-minute
+# paulista match (seed 31): the simulator's positions (mm) of frames 940-958, as (A8, B9).
+# B9 struck A8 at 31.67708 s (frame 951; a foul, 000 REGRA 12 FALTA). The tracker froze A8
+# from frame 940 to 952 and B9 from 941 to 950 (seen again after the hit).
+_BOTH_HIDDEN = np.array(
+    [
+        (-117.77, 299.82, -131.96, 498.20),
+        (-117.77, 299.82, -131.96, 498.20),
+        (-117.77, 299.82, -131.96, 498.20),
+        (-117.77, 299.82, -131.96, 498.20),
+        (-117.77, 299.82, -131.96, 498.20),
+        (-117.77, 299.82, -131.96, 498.20),
+        (-117.77, 299.82, -131.96, 498.20),
+        (-120.07, 321.54, -131.96, 498.20),
+        (-124.30, 361.54, -131.96, 498.20),
+        (-128.09, 397.32, -131.96, 498.20),
+        (-131.49, 429.35, -131.96, 498.20),
+        (-134.67, 440.54, -131.81, 515.66),
+        (-137.58, 443.06, -131.62, 538.79),
+        (-140.19, 445.31, -131.44, 559.49),
+        (-142.52, 447.32, -131.28, 578.00),
+        (-144.61, 449.12, -131.14, 594.58),
+        (-146.47, 450.74, -131.01, 609.40),
+        (-148.14, 452.18, -130.40, 622.07),
+        (-149.64, 453.47, -129.07, 632.47),
+    ]
+)[:, [2, 3, 0, 1]].reshape(-1, 2, 2)
+
+
+def _both_hidden(
+    seed: int, b9_frozen: tuple[int, int], a8_frozen: tuple[int, int], play: np.ndarray
+) -> list[TrackContact]:
+    """Contacts of ``play`` (frame 940 at index 0; both seen at rest on the three frames
+    before), each piece frozen where it was last seen over its window (inclusive, frame
+    numbers), 0.3 mm of seeded noise."""
+    rng = np.random.default_rng(seed)
+    finder = ContactFinder(IDS, KIND, np.array([[60.0, 60.0], [60.0, 60.0], [10.0, 10.0]]),
+                           np.zeros(3), max_speed_mm_s=VMAX)  # fmt: skip
+    out: list[TrackContact] = []
+    last = np.zeros((3, 2))
+    paths = np.concatenate([play[:1].repeat(3, axis=0), play])
+    for k, pair in enumerate(paths):
+        f = 937 + k
+        xy = np.vstack([pair, [[400.0, -300.0]]]) + rng.normal(0.0, 0.3, (3, 2))
+        seen = np.ones(3, bool)
+        for q, (lo, hi) in enumerate((a8_frozen, b9_frozen)):
+            if lo <= f <= hi:
+                seen[q], xy[q] = False, last[q]
+        last = np.where(seen[:, None], xy, last)
+        moving = np.zeros(3, bool)
+        if k:
+            moving[:2] = np.hypot(*(paths[k] - paths[k - 1]).T) > 1.0
+        out += finder.push(f, f / FPS, xy, seen, moving & seen, np.ones(3, bool), seen)
+    return out
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+@pytest.mark.parametrize(
+    ("b9_frozen", "a8_frozen"), [((941, 950), (940, 952)), ((944, 949), (946, 951))]
+)
+def test_a_piece_struck_while_both_were_under_hands_has_its_striker(
+    seed: int, b9_frozen: tuple[int, int], a8_frozen: tuple[int, int]
+) -> None:
+    """A8 comes out sliding from where it froze, its start unseen; B9's known path (frozen,
+    then seen past the hit) passed A8's place from behind: B9 struck it, within a frame of the
+    truth (traced back along A8's slide at its speed, which friction has already slowed)."""
+    found = _both_hidden(seed, b9_frozen, a8_frozen, _BOTH_HIDDEN)
+    hits = [c for c in found if c.kind == "piece-piece"]
+    assert [(c.a, c.b) for c in hits] == [("B9", "A8")]
+    assert abs(hits[0].t - 31.67708) < 1.0 / FPS
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("b9_at", [(-131.96, 438.20), (-120.0, 445.0)])
+def test_a_piece_frozen_beside_one_that_came_out_sliding_struck_nothing(
+    seed: int, b9_at: tuple[float, float]
+) -> None:
+    """B9 frozen under the hand all along behind A8 (touching it, or 10 mm of felt off), seen
+    again where it froze: A8 came out sliding on its own (its coach's flick), B9 no striker."""
+    play = _BOTH_HIDDEN.copy()
+    play[:, 1] = b9_at
+    found = _both_hidden(seed, (941, 956), (940, 952), play)
+    assert [c for c in found if c.kind == "piece-piece"] == []
