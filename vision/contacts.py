@@ -372,13 +372,14 @@ class ContactFinder:
         )
         if dt <= 0:
             return []
+        seen_prev = self._hist[-2][4]
         for b in np.flatnonzero(piece & ~rests & ok_now & ~np.isnan(self._rest_xy[:, 0])):
             rest = self._rest_xy[b]
             if self._body_hit[b] >= self._rest_frame[b]:
                 self._rest_xy[b] = np.nan  # its start was seen as a hit
                 continue
-            if self._away_frame[b] < 0:
-                self._away_frame[b] = frame
+            if self._away_frame[b] < 0 or not seen_prev[b]:
+                self._away_frame[b] = frame  # first seen away (again, out of hiding)
             away = int(self._away_frame[b])
             if frame - away > 2:
                 self._rest_xy[b] = np.nan  # no striker came out: its own flick

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import shapely
 from numpy.typing import NDArray
 
-__all__ = ["CoverMap", "HandRegion", "polygon_signed_distance"]
+__all__ = ["CoverMap", "HandRegion", "hand_follows", "polygon_signed_distance"]
 
 FloatArray = NDArray[np.float64]
 CELL_MM = 10.0  # the cover map's cells
@@ -63,6 +64,41 @@ class HandRegion:
         cross = (straddle & (pts[:, 0:1] < xc)).astype(float) @ self.onehot
         inside = (np.round(cross).astype(np.intp) % 2 == 1).any(axis=1)
         return np.asarray(np.where(inside, -d, d))
+
+
+def hand_follows(
+    before: list[FloatArray],
+    after: list[FloatArray],
+    xy0_mm: FloatArray,
+    xy1_mm: FloatArray,
+    reach_mm: float = 70.0,
+) -> FloatArray:
+    """How far the hands about each piece moved along with it (P,): the shift of the centroid
+    of the hands' area within ``reach_mm`` (plus the step) of the step's midpoint, from
+    ``before`` to ``after`` (polygons, table mm), over the piece's step ``xy0 -> xy1`` (P, 2),
+    projected on it. About 1 for a hand carrying the piece, about 0 for one that flicked it
+    and stayed; NaN where either frame has no hand there (or the piece did not move).
+
+    The region is the same in both frames (a disc about the midpoint): a hand wholly over a
+    region clipped about each position would seem to follow whatever the piece did.
+    """
+    n = len(xy0_mm)
+    out = np.full(n, np.nan)
+    if not n or not before or not after:
+        return out
+    h0 = shapely.union_all([shapely.Polygon(p) for p in before if len(p) >= 3])
+    h1 = shapely.union_all([shapely.Polygon(p) for p in after if len(p) >= 3])
+    step = np.asarray(xy1_mm, float) - np.asarray(xy0_mm, float)
+    length = np.hypot(step[:, 0], step[:, 1])
+    mid = (np.asarray(xy0_mm, float) + np.asarray(xy1_mm, float)) / 2.0
+    discs = shapely.buffer(shapely.points(mid), reach_mm + length, quad_segs=8)
+    a0, a1 = shapely.intersection(discs, h0), shapely.intersection(discs, h1)
+    ok = (shapely.area(a0) > 100.0) & (shapely.area(a1) > 100.0) & (length > 0.0)
+    if ok.any():
+        c0 = shapely.get_coordinates(shapely.centroid(a0[ok]))
+        c1 = shapely.get_coordinates(shapely.centroid(a1[ok]))
+        out[ok] = ((c1 - c0) * step[ok]).sum(axis=1) / (length[ok] ** 2)
+    return out
 
 
 def polygon_signed_distance(points: FloatArray, poly: FloatArray) -> FloatArray:

@@ -51,7 +51,7 @@ from scipy.optimize import linear_sum_assignment
 from vision.contacts import ContactFinder, TrackContact
 from vision.detections import Detections
 from vision.kalman import CVKalman
-from vision.track_hands import CoverMap, HandRegion
+from vision.track_hands import CoverMap, HandRegion, hand_follows
 from vision.track_types import (
     STATUSES,
     Candidates,
@@ -70,6 +70,9 @@ BoolArray = NDArray[np.bool_]
 SEEN, PREDICTED, HIDDEN, LOST, ABSENT = range(5)  # indices into STATUSES
 _KINDS = ("button", "goalkeeper", "ball")
 _BIG = 1e6
+_CARRY_STEP_MM = 3.0  # a step this long beside a hand is tested for a carry
+_CARRY_ALONG = 0.4  # the hand moved along at least this share of the piece's step: carried
+_CARRY_SLOWING = 0.93  # a step under this share of the last one: the piece slides (friction)
 _WINDOW = 5  # frames of the moving / stopped speed estimate
 
 
@@ -124,6 +127,10 @@ class Tracker:
         self.released_at = np.full(n, np.inf)
         self.home = np.full((n, 2), np.nan)
         self.moving = np.zeros(n, dtype=bool)
+        self.carried = np.zeros(n, dtype=bool)  # moved along by a coach's hand, not sliding
+        self._carried_at = np.full(n, -np.inf)  # when each was last carried
+        self._carry_step = np.full(n, np.nan)  # each one's last step between seen frames (mm)
+        self._carry_prev: tuple[list[FloatArray], FloatArray, BoolArray] | None = None
         self._on = np.zeros(n, dtype=np.intp)
         self._off = np.zeros(n, dtype=np.intp)
         # the last _WINDOW measured positions, for a velocity free of the filter's tuning
@@ -251,6 +258,7 @@ class Tracker:
         matched = self._assign(d, dk, dtm, dr, used)
         self._coast(matched)
         self._return(d, dk, dtm, used)
+        self._carry(d.hands)
         self._motion()
         ok = (self.status == SEEN) | (self.status == PREDICTED)
         xy = np.where((self.status == SEEN)[:, None], self.z_last, self.kf.xy_mm)
@@ -602,14 +610,49 @@ class Tracker:
         speed = np.hypot(v[:, 0], v[:, 1])
         return np.asarray(np.where(n >= 3, speed, np.hypot(*self.kf.v_mm_s.T)))
 
+    def _carry(self, polys: list[FloatArray]) -> None:
+        """Pieces a coach's hand moves along (to a restart's spot, 000 REGRA 8): seen on this
+        frame and the last beside a hand that moved with them (:func:`hand_follows`). A flicked
+        piece leaves the hand where it was (the shift along its step measured 0.05 at the
+        median of 18 flicks beside a hand, 0.71-1.64 on 3 frames of an arm passing over; of
+        43 carries, 0.45-1.01 on 42). Such a piece does not start moving (a flick found so a
+        frame late is flagged a frame late, which the engines' look-ahead allows); once
+        carried it stays so while it keeps moving beside a hand or at the hand's pace (a hand's
+        outline flickers), and it does not start for a speed window after (its speed there is
+        the hand's). One that slows as it leaves the hand's reach slides on the felt: a flick
+        after all, it starts at once."""
+        seen = self.status == SEEN
+        prev, self._carry_prev = self._carry_prev, (list(polys), self.z_last.copy(), seen)
+        was, step0 = self.carried, self._carry_step
+        self.carried = np.zeros(self.n, dtype=bool)
+        if prev is None:
+            return
+        polys0, z0, seen0 = prev
+        step = np.hypot(*(self.z_last - z0).T)
+        self._carry_step = np.where(seen & seen0, step, np.nan)
+        going = seen & seen0 & (step >= _CARRY_STEP_MM)
+        # friction takes a tenth of a flicked piece's speed a frame (a hand's pace holds; a
+        # hand setting it down stops it dead)
+        slowing = step < _CARRY_SLOWING * step0
+        self.carried = was & going & (self.covered | ~slowing)
+        slid = was & going & ~self.carried & (step >= 0.5 * step0)
+        self._carried_at[slid] = -np.inf
+        cand = np.flatnonzero(going & ~was & self.covered & (self.kind_code != 2) & ~self.moving)
+        if len(cand) and polys:
+            along = hand_follows(polys0, polys, z0[cand], self.z_last[cand])
+            self.carried[cand] = along >= _CARRY_ALONG
+        self._carried_at[self.carried] = self.t
+
     def _motion(self) -> None:
-        """Moving / stopped with hysteresis (:class:`TrackerConfig`)."""
+        """Moving / stopped with hysteresis (:class:`TrackerConfig`); a carried piece does not
+        start moving."""
         cfg = self.cfg
         live = (self.status == SEEN) | (self.status == PREDICTED)
         speed = self._window_speed()
         self._on = np.where(live & (speed > cfg.moving_on_mm_s), self._on + 1, 0)
         self._off = np.where(live & (speed < cfg.moving_off_mm_s), self._off + 1, 0)
         start = (self._on >= cfg.moving_on_frames) | (live & (speed > cfg.moving_fast_mm_s))
+        start &= self.t - self._carried_at > _WINDOW / cfg.fps + 1e-9
         stop = (self._off >= cfg.moving_off_frames) | ~live
         self.moving = np.where(self.moving, ~stop, start)
 

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from vision.detections import Detections
 from vision.kalman import CVKalman
-from vision.track_hands import CoverMap, HandRegion, polygon_signed_distance
+from vision.track_hands import CoverMap, HandRegion, hand_follows, polygon_signed_distance
 from vision.tracker import Tracker, TrackerConfig
 
 FPS = 30.0
@@ -485,3 +485,71 @@ def test_a_ball_come_to_rest_and_then_unseen_stays_where_it_stopped(seed: int) -
     b = tf.index("ball")
     assert str(tf.status[b]) == "predicted" and not tf.moving[b]
     assert abs(tf.xy_mm[b, 0] - bx) < 3.0 and abs(tf.xy_mm[b, 1]) < 3.0
+
+
+def _hand_play(carry: bool, seed: int) -> tuple[list[bool], int]:
+    """A1's neighbour A2 (at -150, -450) moved for 10 frames from frame 4: carried by a hand
+    (an 80 mm square beside it, 15 mm of felt off, moving with it at 1000 mm/s), or flicked
+    from beside that hand (which stays) at 1000 mm/s, slowing by a tenth a frame. Returns the
+    track's moving flags from frame 4 on, and the frame the hand is gone."""
+    rng = np.random.default_rng(seed)
+    base = roster_rows()
+    tr = Tracker(TrackerConfig(fps=FPS))
+    x, v, hx = -150.0, 0.0, -150.0
+    flags = []
+    for k in range(24):
+        if k >= 4 and k < 14:
+            v = 1000.0 if carry or k == 4 else v * 0.9
+            x += v * DT
+            if carry:
+                hx = x
+        elif k >= 14 and not carry:
+            v *= 0.9
+            x += v * DT if v > 30.0 else 0.0
+        rows = list(base)
+        rows[2] = ("button", "A", x, -450.0)
+        hand = [square(hx, -450.0 - 30.0 - 15.0 - 40.0, 40.0)] if k < 16 else []
+        tf = tr.update(dets(rows, k, rng, hands=hand))
+        if k >= 4:
+            flags.append(bool(tf.moving[tf.ids == id_at(tf, x, -450.0)][0]))
+    return flags, 16
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_piece_carried_by_a_hand_is_not_moving(seed: int) -> None:
+    """The hand moves along with it (a coach setting a restart, 000 REGRA 8): no slide, no
+    lance for the engines (on a rendered ten-minute paulista match, seed 31, frame 6856, a
+    carried button was read as a lance and its passing an opponent as a foul)."""
+    flags, _ = _hand_play(carry=True, seed=seed)
+    assert not any(flags)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_piece_flicked_from_beside_a_hand_still_moves(seed: int) -> None:
+    """The hand stays where it flicked: the piece is flagged moving by its second frame."""
+    flags, _ = _hand_play(carry=False, seed=seed)
+    assert any(flags[:2]) and all(flags[2:8])
+
+
+@pytest.mark.parametrize(
+    ("hand_dx", "expected"),
+    [(30.0, 1.0), (15.0, 0.5), (0.0, 0.0), (-30.0, -1.0)],  # with it, half, stayed, went back
+)
+def test_hand_follows_measures_the_hands_shift_along_a_step(
+    hand_dx: float, expected: float
+) -> None:
+    """A 40 mm square hand 50 mm beside a piece stepping 30 mm along x (non-square steps: the
+    hand also shifts 5 mm across, which the projection leaves out)."""
+    before = [square(0.0, 80.0, 20.0)]
+    after = [square(hand_dx, 85.0, 20.0)]
+    got = hand_follows(before, after, np.array([[0.0, 30.0]]), np.array([[30.0, 30.0]]))
+    assert got[0] == pytest.approx(expected, abs=0.05)
+
+
+def test_hand_follows_is_nan_without_a_hand_near() -> None:
+    far = [square(900.0, 600.0, 20.0)]
+    got = hand_follows(
+        far, far, np.array([[0.0, 0.0], [1.0, 1.0]]), np.array([[30.0, 0.0], [1.0, 1.0]])
+    )
+    assert np.isnan(got).all()
+    assert np.isnan(hand_follows([], far, np.zeros((1, 2)), np.ones((1, 2)))).all()
