@@ -180,10 +180,15 @@ class Tally:
     z: list[float] = field(default_factory=list)  # (called - true) / sigma
     z_keeper: list[float] = field(default_factory=list)  # the same beside a goalkeeper
     false_goals: int = 0
+    n_inside: int = 0  # cases whose truth lies within the +/-0.5 mm zone
+    correct_inside: int = 0
 
 
 def _score(t: Tally, truth_m: float, truth_goal: bool, call, what: str, zone: float = 0.5) -> None:
     t.n += 1
+    inside = abs(truth_m) <= zone
+    t.n_inside += inside
+    t.correct_inside += inside and call.decision == ("GOAL" if truth_goal else "NO_GOAL")
     t.errors_mm.append(call.margin_mm - truth_m)
     if call.sigma_mm > 0:
         (t.z_keeper if " keeper " in what else t.z).append(
@@ -373,6 +378,16 @@ def report(
         close = f"{t.too_close}" if inside or t.too_close else "-"
         return f"| {label} | {t.n} | {ok} | {close} | {len(t.wrong)} | {t.false_goals} |"
 
+    def dyn_row(label: str, t: Tally) -> str:
+        # the target is on the cases outside +/-0.5 mm; a stop aimed at 0 mm lands inside,
+        # where TOO_CLOSE is right too
+        out_n, out_ok = t.n - t.n_inside, t.correct - t.correct_inside
+        ok = f"{out_ok}/{out_n} = {100 * out_ok / max(out_n, 1):.1f}% outside"
+        if t.n_inside:
+            ok += f"; {t.correct_inside} of {t.n_inside} inside"
+        close = f"{t.too_close}" if t.too_close else "-"
+        return f"| {label} | {t.n} | {ok} | {close} | {len(t.wrong)} | {t.false_goals} |"
+
     calibrated = sum(r.ok for r in made)
     lines = [
         "## Goal-line calls (issue 7)",
@@ -394,7 +409,7 @@ def report(
         ("wide", "shots just wide of a post"),
         ("short", "rollers stopping 0.5-3 mm short"),
     ):
-        lines.append(row(label, dyn[k]))
+        lines.append(dyn_row(label, dyn[k]))
     errs_txt = "-"
     if len(errs):
         errs_txt = (
