@@ -294,3 +294,34 @@ def test_a_button_through_an_opponent_into_the_ball_touches_them_in_order(seed: 
     assert found.keys() == {("B8", "A7"), ("B8", "ball")}
     assert found[("B8", "A7")] == pytest.approx(258.65833 - _T0, abs=0.005)
     assert found[("B8", "ball")] == pytest.approx(258.68542 - _T0, abs=0.005)
+
+
+def _rolled_into(speed_mm_s: float, second: str) -> np.ndarray:
+    """The ball (or B8, ``second == "B8"``) rolling at ``speed_mm_s`` along x into A7 resting
+    at the origin, stopped dead by it (the normal velocity changes by ``speed_mm_s``)."""
+    n = 14
+    t = np.arange(n) / FPS
+    r = 35.0 if second == "ball" else 60.0  # centre distance at the touch
+    t_hit = 6.5 / FPS
+    x = np.where(t < t_hit, r + speed_mm_s * (t_hit - t), r)
+    mover = np.column_stack([x, np.zeros(n)])
+    a7 = np.zeros((n, 2))
+    other = np.tile([400.0, -300.0], (n, 1))
+    paths = [a7, mover, other] if second == "B8" else [a7, other, mover]
+    return np.stack(paths, axis=1)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize(
+    ("speed", "second", "found"),
+    [
+        (120.0, "ball", 1),  # a slow ball into a resting button: a touch
+        (90.0, "ball", 0),  # under the ball's own (100 mm/s)
+        (90.0, "B8", 0),  # a piece as slow: under the pieces' threshold (150 mm/s)
+    ],
+)
+def test_a_slow_ball_into_a_resting_button_is_a_touch(
+    seed: int, speed: float, second: str, found: int
+) -> None:
+    hits = [c for c in _play(_rolled_into(speed, second), seed) if "A7" in (c.a, c.b)]
+    assert len(hits) == found
