@@ -2,7 +2,7 @@
 that are its methods): the candidates the pieces leave, tried most ball-like first (a matched
 filter at full resolution), each fitted by :func:`vision.ball.fit_ball` and scored; a ball on
 the centre or a penalty mark looked for there; a fresh fit about a known place
-(:func:`refit`, the goal-line call's).
+(:func:`vision.ball_refit.refit`, the goal-line call's).
 """
 
 from __future__ import annotations
@@ -70,33 +70,6 @@ def ball_masks(
     keepers = [x for x in solids if x.kind == "goalkeeper" and len(x.hull)]
     others = [x for x in solids if x.kind != "goalkeeper"]
     return det._excluded(others, hands), [np.asarray(x.hull, np.float64) for x in keepers]
-
-
-def refit(
-    det: Detector, xy0_mm: FloatArray, streak0_px: FloatArray | None = None
-) -> BallFit | None:
-    """A fresh fit of the ball near ``xy0_mm`` on the last image :meth:`detect` saw, the
-    pieces and hands it found left out. In a video, :meth:`detect` keeps the ball's last
-    fit while its pixels at the coarse stride do not change, which a ball creeping a
-    fraction of a pixel does not: a call that turns on tenths of a millimetre refits."""
-    if det._last_image is None or det._last_found is None:
-        return None
-    solids, hands = det._last_found
-    sz = det.sizes
-    img, bgf = det._last_image, det._bg_full()
-    excluded, hiders = ball_masks(det, solids, hands)
-    fit = fit_ball(
-        img,
-        bgf,
-        det.camera,
-        np.asarray(xy0_mm, float),
-        sz.ball_diameter,
-        sz.ball_height,
-        excluded=excluded,
-        streak0_px=streak0_px,
-        hiders=hiders,
-    )
-    return beside_a_piece(det, img, bgf, fit, solids, excluded, hiders)
 
 
 def _nearest_point(x: Solid, xy_mm: FloatArray) -> FloatArray:

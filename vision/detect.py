@@ -55,6 +55,7 @@ from rules.rulesets import get_ruleset
 from vision.background import Background
 from vision.ball import BallFit
 from vision.ball_hands import ball_by_hand
+from vision.ball_refit import refit
 from vision.ball_search import (
     _BALL_MM2,
     _MIN_BALL,
@@ -64,7 +65,6 @@ from vision.ball_search import (
     ball_score,
     ball_strength,
     find_ball,
-    refit,
     refresh_spots,
 )
 from vision.detections import Detections
