@@ -291,8 +291,11 @@ def find_ball(
     solids: list[Solid],
     hands: NDArray[np.bool_],
     _: object,
+    memo: str = "ball",
 ) -> BallFit | None:
-    """The best ball fit among the ball-sized blobs the pieces leave; None if none fits."""
+    """The best ball fit among the ball-sized blobs the pieces leave; None if none fits.
+    A blob tried in vain is remembered under ``memo`` (a second search on other pixels keeps
+    its own: its blobs lie where the first one's did)."""
     sz = det.sizes
     blobs = det._blobs(rest)
     cands = [
@@ -359,7 +362,7 @@ def find_ball(
     for _xy, _area, uv in cands[:8]:
         if sure >= _BALL_SURE:
             break  # the candidates come most ball-like first: the rest are leftovers
-        if det.learned and det.memory.rejected(det._sub, uv, "ball", hands):
+        if det.learned and det.memory.rejected(det._sub, uv, memo, hands):
             continue  # tried in vain and unchanged since
         c = uv.mean(axis=0)
         xy0 = det.camera.image_to_table(c[None], z_c)[0]
@@ -389,7 +392,7 @@ def find_ball(
             ):
                 fit, score = again, det._ball_score(again, bgf, c)
         if fit is None or not det._ball_fit_ok(fit):
-            det._reject(uv, hands, "ball")
+            det._reject(uv, hands, memo)
             continue
         fit = beside_a_piece(det, img, bgf, fit, solids, ball_excluded, hiders)
         assert fit is not None
@@ -405,7 +408,7 @@ def find_ball(
             if not by_hand:
                 sure = max(sure, score)
         if score < _BALL_MIN_SCORE:
-            det._reject(uv, hands, "ball")
+            det._reject(uv, hands, memo)
     best = max(scored, key=lambda q: q[0])[1] if scored else None
     top = max((q[0] for q in scored), default=0.0)
     if best is None or top < _BALL_MIN_SCORE:

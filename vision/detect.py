@@ -80,6 +80,7 @@ from vision.keeper_search import (
 )
 from vision.solids import (
     Solid,
+    centres_inside,
     distinct,
     fit_solid,
     noise_floor,
@@ -431,6 +432,14 @@ class Detector:
             # not grown: a ball a few mm from a button (just hit) keeps its pixels
             sil = self._raster(solids, sub.shape[:2], grow=0)
             ball = self._ball(img, bgf, pieces_fg & ~sil, solids, hands, balls)
+            boxes = [x.hull for x in solids if x.kind == "goalkeeper" and len(x.hull)]
+            if ball is None and boxes:
+                # the ball's sliver beside a box in front of it is a coarse pixel or two, which
+                # the box's outline touches: its silhouette only where its pixels' centres are
+                # (not at first: the box's edge left so joins a ball seen whole beside it)
+                sil = self._raster([x for x in solids if x.kind != "goalkeeper"], sub.shape, 0)
+                sil |= centres_inside(boxes, sub.shape, s)
+                ball = self._ball(img, bgf, pieces_fg & ~sil, solids, hands, balls, "box")
             if ball is None and self.learned:  # a hand beside it may have hidden its blob
                 ball = self._ball_by_hand(img, bgf, solids, hands)
         if self.learned:
