@@ -433,10 +433,11 @@ class Detector:
             sil = self._raster(solids, sub.shape[:2], grow=0)
             ball = self._ball(img, bgf, pieces_fg & ~sil, solids, hands, balls)
             boxes = [x.hull for x in solids if x.kind == "goalkeeper" and len(x.hull)]
-            if ball is None and boxes:
+            if ball is None and boxes and self.learned:
                 # the ball's sliver beside a box in front of it is a coarse pixel or two, which
                 # the box's outline touches: its silhouette only where its pixels' centres are
-                # (not at first: the box's edge left so joins a ball seen whole beside it)
+                # (not at first: the box's edge left so joins a ball seen whole beside it; not
+                # on a still, whose model of the table leaves a box's rim a ball-like blob)
                 sil = self._raster([x for x in solids if x.kind != "goalkeeper"], sub.shape, 0)
                 sil |= centres_inside(boxes, sub.shape, s)
                 ball = self._ball(img, bgf, pieces_fg & ~sil, solids, hands, balls, "box")
