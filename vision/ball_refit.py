@@ -90,7 +90,7 @@ def keepers_beside(
     edge) and the other pieces and hands left out; None when none moved.
 
     Beside a ball, a box's fit takes the ball's pixels for its own and stands toward it
-    (0.1-2 mm on the goal-line protocol's rigs, every one of 126 cases toward the ball), and
+    (0.1-2 mm toward it on 82 of 84 keeper places of the goal-line protocol's rigs 300, 301), and
     in a video its fit is kept while its pixels at the coarse stride do not change (a box
     first fitted 4 degrees off stayed so over 21 cases): the ball's fit beside it then sees
     a gap or an overlap that no ball and box at rest show, and its sigma grows by half of it

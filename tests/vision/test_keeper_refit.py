@@ -2,8 +2,8 @@
 
 In a video the detector keeps a goalkeeper's fit while its pixels at the coarse stride do not
 change, and beside the ball a box's fit is drawn toward the ball's pixels: on the goal-line
-protocol's rigs 300 and 301 the boxes beside the ball stood 0.1-4 mm off (every one toward the
-ball, one 4.6 degrees turned, kept over 21 cases), and the ball's sigma, which grows by half the
+protocol's rigs 300 and 301 the boxes beside the ball stood 0.1-4 mm off (toward the
+ball, one 4.3 degrees turned, kept over 21 cases), and the ball's sigma, which grows by half the
 gap or overlap between the ball and the box, made right calls TOO_CLOSE (0.7-1.1 mm). The
 refit fits the box again without the ball's pixels, then the ball beside it.
 
