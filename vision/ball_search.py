@@ -2,7 +2,7 @@
 that are its methods): the candidates the pieces leave, tried most ball-like first (a matched
 filter at full resolution), each fitted by :func:`vision.ball.fit_ball` and scored; a ball on
 the centre or a penalty mark looked for there; a fresh fit about a known place
-(:func:`refit`, the goal-line call's).
+(:func:`vision.ball_refit.refit`, the goal-line call's).
 """
 
 from __future__ import annotations
@@ -70,33 +70,6 @@ def ball_masks(
     keepers = [x for x in solids if x.kind == "goalkeeper" and len(x.hull)]
     others = [x for x in solids if x.kind != "goalkeeper"]
     return det._excluded(others, hands), [np.asarray(x.hull, np.float64) for x in keepers]
-
-
-def refit(
-    det: Detector, xy0_mm: FloatArray, streak0_px: FloatArray | None = None
-) -> BallFit | None:
-    """A fresh fit of the ball near ``xy0_mm`` on the last image :meth:`detect` saw, the
-    pieces and hands it found left out. In a video, :meth:`detect` keeps the ball's last
-    fit while its pixels at the coarse stride do not change, which a ball creeping a
-    fraction of a pixel does not: a call that turns on tenths of a millimetre refits."""
-    if det._last_image is None or det._last_found is None:
-        return None
-    solids, hands = det._last_found
-    sz = det.sizes
-    img, bgf = det._last_image, det._bg_full()
-    excluded, hiders = ball_masks(det, solids, hands)
-    fit = fit_ball(
-        img,
-        bgf,
-        det.camera,
-        np.asarray(xy0_mm, float),
-        sz.ball_diameter,
-        sz.ball_height,
-        excluded=excluded,
-        streak0_px=streak0_px,
-        hiders=hiders,
-    )
-    return beside_a_piece(det, img, bgf, fit, solids, excluded, hiders)
 
 
 def _nearest_point(x: Solid, xy_mm: FloatArray) -> FloatArray:
@@ -318,8 +291,11 @@ def find_ball(
     solids: list[Solid],
     hands: NDArray[np.bool_],
     _: object,
+    memo: str = "ball",
 ) -> BallFit | None:
-    """The best ball fit among the ball-sized blobs the pieces leave; None if none fits."""
+    """The best ball fit among the ball-sized blobs the pieces leave; None if none fits.
+    A blob tried in vain is remembered under ``memo`` (a second search on other pixels keeps
+    its own: its blobs lie where the first one's did)."""
     sz = det.sizes
     blobs = det._blobs(rest)
     cands = [
@@ -386,7 +362,7 @@ def find_ball(
     for _xy, _area, uv in cands[:8]:
         if sure >= _BALL_SURE:
             break  # the candidates come most ball-like first: the rest are leftovers
-        if det.learned and det.memory.rejected(det._sub, uv, "ball", hands):
+        if det.learned and det.memory.rejected(det._sub, uv, memo, hands):
             continue  # tried in vain and unchanged since
         c = uv.mean(axis=0)
         xy0 = det.camera.image_to_table(c[None], z_c)[0]
@@ -416,7 +392,7 @@ def find_ball(
             ):
                 fit, score = again, det._ball_score(again, bgf, c)
         if fit is None or not det._ball_fit_ok(fit):
-            det._reject(uv, hands, "ball")
+            det._reject(uv, hands, memo)
             continue
         fit = beside_a_piece(det, img, bgf, fit, solids, ball_excluded, hiders)
         assert fit is not None
@@ -432,7 +408,7 @@ def find_ball(
             if not by_hand:
                 sure = max(sure, score)
         if score < _BALL_MIN_SCORE:
-            det._reject(uv, hands, "ball")
+            det._reject(uv, hands, memo)
     best = max(scored, key=lambda q: q[0])[1] if scored else None
     top = max((q[0] for q in scored), default=0.0)
     if best is None or top < _BALL_MIN_SCORE:

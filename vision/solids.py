@@ -556,3 +556,29 @@ def top_samples(camera: Camera, s: Solid) -> FloatArray:
             [x + u * np.cos(q) - v * np.sin(q), y + u * np.sin(q) + v * np.cos(q)]
         )
     return camera.table_to_image(np.column_stack([pts, np.full(len(pts), s.height)]))
+
+
+def centres_inside(
+    hulls: list[FloatArray], shape: tuple[int, ...], stride: int
+) -> NDArray[np.bool_]:
+    """Coarse mask (``shape``, every ``stride``-th pixel from ``stride // 2``) of the pixels
+    whose centres lie inside any of the convex ``hulls`` (px): a silhouette's own pixels, not
+    every pixel its outline touches (as :func:`cv2.fillPoly` marks them)."""
+    h, w = shape[:2]
+    o = stride // 2
+    mask = np.zeros((h, w), bool)
+    for hull in hulls:
+        if len(hull) < 3:
+            continue
+        j0, i0 = (max(0, math.ceil((v - o) / stride)) for v in hull.min(axis=0))
+        j1 = min(w - 1, math.floor((float(hull[:, 0].max()) - o) / stride))
+        i1 = min(h - 1, math.floor((float(hull[:, 1].max()) - o) / stride))
+        if j1 < j0 or i1 < i0:
+            continue
+        v, u = np.mgrid[i0 : i1 + 1, j0 : j1 + 1] * stride + o
+        a, d = hull, np.roll(hull, -1, axis=0) - hull
+        cross = d[:, 0, None, None] * (v - a[:, 1, None, None]) - d[:, 1, None, None] * (
+            u - a[:, 0, None, None]
+        )
+        mask[i0 : i1 + 1, j0 : j1 + 1] |= (cross >= 0).all(axis=0) | (cross <= 0).all(axis=0)
+    return mask
