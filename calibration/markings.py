@@ -278,7 +278,11 @@ def _sample(img: Img, uv: FloatArray, cubic: bool = False) -> FloatArray:
     m = np.zeros((rows * cols, 2), np.float32)
     m[:n] = uv
     mode = cv2.INTER_CUBIC if cubic else cv2.INTER_LINEAR
-    out = cv2.remap(img, m.reshape(rows, cols, 2), None, mode, borderMode=cv2.BORDER_REPLICATE)  # type: ignore[call-overload]
+    # two float maps (x, y): the same samples as one two-channel map, and typed alike by every
+    # opencv's stubs (a None second map is not, in some)
+    mx = np.ascontiguousarray(m[:, 0].reshape(rows, cols))
+    my = np.ascontiguousarray(m[:, 1].reshape(rows, cols))
+    out = cv2.remap(img, mx, my, mode, borderMode=cv2.BORDER_REPLICATE)
     return np.asarray(out, np.float64).reshape(-1)[:n]
 
 
