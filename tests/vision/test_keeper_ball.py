@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Iterator
 
 import numpy as np
 import pytest
@@ -32,6 +33,7 @@ from simulator.state import FrameTruth
 from tests.vision.protocol_rig import learned_rig
 from vision.ball import BallFit
 from vision.detect import Detector, ball_sigma_mm
+from vision.detections import Detections
 
 TABLE = load_table("brasileira")
 HL = TABLE.half_length
@@ -69,33 +71,48 @@ def _hiding(cam: Camera, ball_xy: NDArray[np.float64]) -> Keeper | None:
     return keeper_hiding(cam, ball_xy, 0.35, min_cover=0.05)
 
 
-@functools.cache
-def _calls(seed: int) -> list[tuple[float, float, float, float]]:
-    """For each case (the ball on either goal line, a goalkeeper hiding a third of it): the
-    goalkeeper's fitted distance to the truth (mm, inf when missed), the ball's error along
-    the line's normal (mm, + = into the goal; nan when no ball is reported there) and its
-    reported sigma (mm), and the ball's true margin."""
-    r, det = _rig(seed)
-    out = []
+def keeper_places(
+    r: Renderer, det: Detector, cases: tuple[tuple[float, float], ...]
+) -> Iterator[tuple[float, float, float, float, Keeper, NDArray[np.uint8], Detections]]:
+    """The protocol's keeper place for each case ``(margin mm, y mm)`` on either goal line
+    where a goalkeeper can hide about a third of the ball: ``(side, margin, x, y, keeper,
+    image, detections)``."""
     for s in (1.0, -1.0):
-        for margin, dy in _CASES:
+        for margin, dy in cases:
             x = s * (HL + R_MM + margin)
             keeper = _hiding(r.camera, np.array([x, dy]))
             if keeper is None:
                 continue
             p = _scene((x, dy), keeper)
             img = r.render(FrameTruth(0, 0.0, p, np.zeros((len(p), 2)), np.zeros(len(p), bool)))
-            found = det.detect(img)
-            gk = found.xy_mm[found.kind == "goalkeeper"]
-            off = float(np.hypot(*(gk - keeper[:2]).T).min()) if len(gk) else math.inf
-            ball = np.flatnonzero(found.kind == "ball")
-            ball = ball[np.hypot(*(found.xy_mm[ball] - (x, dy)).T) < 20.0]
-            if not len(ball):  # none here (no call; a painted mark elsewhere is not this ball)
-                out.append((off, math.nan, math.nan, margin))
-                continue
-            err = float(found.xy_mm[ball[0], 0] - x) * s
-            out.append((off, err, float(found.sigma_mm[ball[0]]), margin))
-    return out
+            yield s, margin, x, dy, keeper, img, det.detect(img)
+
+
+def box_and_ball(
+    found: Detections, keeper: Keeper, x: float, dy: float, s: float
+) -> tuple[float, float, float]:
+    """The goalkeeper's fitted distance from the truth (mm, inf when missed), the ball's error
+    along the line's normal (mm, + into the goal) and its sigma; NaN when no ball is reported
+    within 20 mm (no call: a painted mark elsewhere is not this ball)."""
+    gk = found.xy_mm[found.kind == "goalkeeper"]
+    off = float(np.hypot(*(gk - keeper[:2]).T).min()) if len(gk) else math.inf
+    ball = np.flatnonzero(found.kind == "ball")
+    ball = ball[np.hypot(*(found.xy_mm[ball] - (x, dy)).T) < 20.0]
+    if not len(ball):
+        return off, math.nan, math.nan
+    return off, float(found.xy_mm[ball[0], 0] - x) * s, float(found.sigma_mm[ball[0]])
+
+
+@functools.cache
+def _calls(seed: int) -> list[tuple[float, float, float, float]]:
+    """For each case (the ball on either goal line, a goalkeeper hiding a third of it): the
+    goalkeeper's fitted distance to the truth, the ball's error and sigma
+    (:func:`box_and_ball`), and the ball's true margin."""
+    r, det = _rig(seed)
+    return [
+        (*box_and_ball(found, keeper, x, dy, s), margin)
+        for s, margin, x, dy, keeper, _, found in keeper_places(r, det, _CASES)
+    ]
 
 
 @pytest.mark.parametrize("seed", [302, 303])

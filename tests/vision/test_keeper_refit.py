@@ -22,10 +22,8 @@ import numpy as np
 import pytest
 
 import vision.ball_refit as ball_refit
-from benchmarks.bench_goalline import keeper_hiding
-from simulator.state import FrameTruth
 from tests.vision.protocol_rig import learned_rig
-from tests.vision.test_keeper_ball import HL, R_MM, _scene
+from tests.vision.test_keeper_ball import keeper_places
 from vision.detect import ball_sigma_mm
 from vision.solids import _polygons
 
@@ -40,61 +38,51 @@ def _refits(seed: int) -> list[tuple[float, float, float, float, float]]:
     with the box fitted again, and its sigma with the box left where it was set."""
     r, det = learned_rig(seed)
     out = []
-    for s in (1.0, -1.0):
-        for margin, dy in _CASES:
-            x = s * (HL + R_MM + margin)
-            keeper = keeper_hiding(r.camera, np.array([x, dy]), 0.35, min_cover=0.05)
-            if keeper is None:
-                continue
-            p = _scene((x, dy), keeper)
-            img = r.render(FrameTruth(0, 0.0, p, np.zeros((len(p), 2)), np.zeros(len(p), bool)))
-            found = det.detect(img)
-            ball = np.flatnonzero(found.kind == "ball")
-            ball = ball[np.hypot(*(found.xy_mm[ball] - (x, dy)).T) < 20.0]
-            solids, hands = det._last_found
-            gk = [i for i, g in enumerate(solids) if g.kind == "goalkeeper"]
-            if not len(ball) or not gk:
-                continue
-            i = min(gk, key=lambda j: float(np.hypot(*(solids[j].p[:2] - keeper[:2]))))
-            if np.hypot(*(solids[i].p[:2] - keeper[:2])) > 3.0:
-                continue  # another goalkeeper, or none here
-            # set off as a kept fit: 2 mm toward the ball, turned 4 degrees
-            g = solids[i]
-            u = np.array([x, dy]) - g.p[:2]
-            u /= np.hypot(*u)
-            off = replace(g, p=g.p + np.array([*(2.0 * u), math.radians(4.0)]))
-            polys = _polygons(det.camera, off)
-            assert polys is not None
-            off.hull = polys[2]
-            det._last_found = ([*solids[:i], off, *solids[i + 1 :]], hands)
-            seen: list[list] = []
+    for s, _, x, dy, keeper, _, found in keeper_places(r, det, _CASES):
+        ball = np.flatnonzero(found.kind == "ball")
+        ball = ball[np.hypot(*(found.xy_mm[ball] - (x, dy)).T) < 20.0]
+        solids, hands = det._last_found
+        gk = [i for i, g in enumerate(solids) if g.kind == "goalkeeper"]
+        if not len(ball) or not gk:
+            continue
+        i = min(gk, key=lambda j: float(np.hypot(*(solids[j].p[:2] - keeper[:2]))))
+        if np.hypot(*(solids[i].p[:2] - keeper[:2])) > 3.0:
+            continue  # another goalkeeper, or none here
+        # set off as a kept fit: 2 mm toward the ball, turned 4 degrees
+        g = solids[i]
+        u = np.array([x, dy]) - g.p[:2]
+        u /= np.hypot(*u)
+        off = replace(g, p=g.p + np.array([*(2.0 * u), math.radians(4.0)]))
+        polys = _polygons(det.camera, off)
+        assert polys is not None
+        off.hull = polys[2]
+        det._last_found = ([*solids[:i], off, *solids[i + 1 :]], hands)
+        seen: list[list] = []
 
-            def spy(*a: object, _seen: list[list] = seen) -> object:
-                got = _KEEPERS_BESIDE(*a)  # type: ignore[arg-type]
-                _seen.append(got or [])
-                return got
+        def spy(*a: object, _seen: list[list] = seen) -> object:
+            got = _KEEPERS_BESIDE(*a)  # type: ignore[arg-type]
+            _seen.append(got or [])
+            return got
 
-            with pytest.MonkeyPatch.context() as mp:
-                mp.setattr(ball_refit, "keepers_beside", lambda *a: None)
-                kept = det.refit_ball(found.xy_mm[ball[0]])
-            with pytest.MonkeyPatch.context() as mp:
-                mp.setattr(ball_refit, "keepers_beside", spy)
-                fit = det.refit_ball(found.xy_mm[ball[0]])
-            if fit is None or kept is None or not seen:
-                continue
-            boxes = [b for b in seen[0] if b.kind == "goalkeeper"]
-            again = (
-                min(float(np.hypot(*(b.p[:2] - keeper[:2]))) for b in boxes) if boxes else math.inf
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(ball_refit, "keepers_beside", lambda *a: None)
+            kept = det.refit_ball(found.xy_mm[ball[0]])
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(ball_refit, "keepers_beside", spy)
+            fit = det.refit_ball(found.xy_mm[ball[0]])
+        if fit is None or kept is None or not seen:
+            continue
+        boxes = [b for b in seen[0] if b.kind == "goalkeeper"]
+        again = min(float(np.hypot(*(b.p[:2] - keeper[:2]))) for b in boxes) if boxes else math.inf
+        out.append(
+            (
+                float(np.hypot(*(off.p[:2] - keeper[:2]))),
+                again,
+                float(fit.xy_mm[0] - x) * s,
+                ball_sigma_mm(fit),
+                ball_sigma_mm(kept),
             )
-            out.append(
-                (
-                    float(np.hypot(*(off.p[:2] - keeper[:2]))),
-                    again,
-                    float(fit.xy_mm[0] - x) * s,
-                    ball_sigma_mm(fit),
-                    ball_sigma_mm(kept),
-                )
-            )
+        )
     return out
 
 

@@ -27,10 +27,8 @@ import cv2
 import numpy as np
 import pytest
 
-from benchmarks.bench_goalline import keeper_hiding
-from simulator.state import FrameTruth
 from tests.vision.protocol_rig import learned_rig
-from tests.vision.test_keeper_ball import HL, R_MM, _scene
+from tests.vision.test_keeper_ball import box_and_ball, keeper_places
 from vision.solids import centres_inside
 
 _CASES = (
@@ -51,26 +49,10 @@ def _balls(seed: int) -> list[tuple[float, float, float]]:
     (mm, inf when none is found), the ball's error along the line's normal (mm, + into the
     goal) and its sigma, NaN when no ball is reported within 20 mm of it."""
     r, det = learned_rig(seed)
-    out = []
-    for s in (1.0, -1.0):
-        for margin, dy in _CASES:
-            x = s * (HL + R_MM + margin)
-            keeper = keeper_hiding(r.camera, np.array([x, dy]), 0.35, min_cover=0.05)
-            if keeper is None:
-                continue
-            p = _scene((x, dy), keeper)
-            img = r.render(FrameTruth(0, 0.0, p, np.zeros((len(p), 2)), np.zeros(len(p), bool)))
-            found = det.detect(img)
-            gk = found.xy_mm[found.kind == "goalkeeper"]
-            off = float(np.hypot(*(gk - keeper[:2]).T).min()) if len(gk) else math.inf
-            ball = np.flatnonzero(found.kind == "ball")
-            ball = ball[np.hypot(*(found.xy_mm[ball] - (x, dy)).T) < 20.0]
-            if not len(ball):
-                out.append((off, math.nan, math.nan))
-                continue
-            err = float(found.xy_mm[ball[0], 0] - x) * s
-            out.append((off, err, float(found.sigma_mm[ball[0]])))
-    return out
+    return [
+        box_and_ball(found, keeper, x, dy, s)
+        for s, _, x, dy, keeper, _, found in keeper_places(r, det, _CASES)
+    ]
 
 
 @pytest.mark.parametrize(("seed", "at_least"), [(309, 14), (313, 14), (317, 16)])
