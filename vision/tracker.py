@@ -73,6 +73,7 @@ _BIG = 1e6
 _CARRY_STEP_MM = 3.0  # a step this long beside a hand is tested for a carry
 _CARRY_ALONG = 0.4  # the hand moved along at least this share of the piece's step: carried
 _CARRY_SLOWING = 0.93  # a step under this share of the last one: the piece slides (friction)
+_CARRY_SET_DOWN = 0.5  # under this share: the hand set it down (stopped dead), no slide
 _WINDOW = 5  # frames of the moving / stopped speed estimate
 
 
@@ -635,7 +636,7 @@ class Tracker:
         # hand setting it down stops it dead)
         slowing = step < _CARRY_SLOWING * step0
         self.carried = was & going & (self.covered | ~slowing)
-        slid = was & going & ~self.carried & (step >= 0.5 * step0)
+        slid = was & going & ~self.carried & (step >= _CARRY_SET_DOWN * step0)
         self._carried_at[slid] = -np.inf
         cand = np.flatnonzero(going & ~was & self.covered & (self.kind_code != 2) & ~self.moving)
         if len(cand) and polys:
