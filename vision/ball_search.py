@@ -39,6 +39,7 @@ _MIN_BALL = 0.2  # of it: the least a ball's blob (white on a pale felt: its sha
 _BALL_MIN_SCORE = 0.35
 _SPOT_STILL = 0.5  # the least share a ball on a painted spot explains in a still
 _BALL_SURE = 0.6  # a fit this good is the ball: the candidates after it are not tried
+_LOST = "ball:lost"  # the memory's kind for a blob a sure ball beat (:func:`remember_lost`)
 _MAX_STREAK_PX = 45.0  # a ball's motion blur: 4 m/s over 1/100 s at 1 mm a pixel
 _ON_FRAME = 0.7  # a blob this much on a goal's crossbar is the goal's (a ball: about half)
 _HIDDEN = 0.9  # a fit that sees less of its silhouette is partly hidden (beside a piece)
@@ -176,8 +177,8 @@ def ball_elsewhere(
     hands: NDArray[np.bool_],
 ) -> bool:
     """Whether a ball-sized blob lies clear of the kept ball (beyond a ball's diameter and
-    its streak), outside the goals and away from the hands (a fingertip), and has not been
-    tried in vain unchanged since."""
+    its streak), outside the goals, off their crossbars and away from the hands (a
+    fingertip), and has not been tried in vain, or beaten by a sure ball, unchanged since."""
     reach = 1.5 * det.sizes.ball_diameter
     for xy, _, uv in blobs:
         c = xy.mean(axis=0)
@@ -185,9 +186,36 @@ def ball_elsewhere(
             continue
         if hands[det.memory.patch(det._sub, uv)[0]].any():
             continue
-        if not (det.learned and det.memory.rejected(det._sub, uv, "ball", hands)):
-            return True
+        if det.learned and (
+            det.memory.rejected(det._sub, uv, "ball", hands)
+            or det.memory.rejected(det._sub, uv, _LOST, hands)
+        ):
+            continue
+        if det._last_image is not None and _on_crossbar(det, det._last_image, uv):
+            continue  # no candidate of the search either
+        return True
     return False
+
+
+def remember_lost(
+    det: Detector,
+    cands: list[tuple[FloatArray, float, FloatArray]],
+    best: BallFit,
+    hands: NDArray[np.bool_],
+) -> None:
+    """Remember the candidates a sure ball beat (clear of it and of the hands) as
+    :data:`_LOST`: while their pixels stay the same they are no reason to doubt the ball
+    kept at rest (:func:`ball_elsewhere`). A print or a ghost the ball beat once otherwise
+    sent every later frame through the whole search again (the seed-3 clip: 414 of its
+    first 900 frames, a fifth of the detector's time), only for the same ball to win."""
+    reach = 1.5 * det.sizes.ball_diameter
+    for xy, _, uv in cands:
+        if float(np.hypot(*(xy.mean(axis=0) - best.xy_mm))) <= reach:
+            continue
+        if hands[det.memory.patch(det._sub, uv)[0]].any():
+            continue
+        if not det.memory.rejected(det._sub, uv, _LOST, hands):
+            det.memory.reject(det._sub, uv, _LOST, hands)
 
 
 def table_free_parts(
@@ -275,6 +303,13 @@ def hand_like(det: Detector, fit: BallFit, hands: NDArray[np.bool_], uv: FloatAr
     return float(np.abs(chroma - skin / max(float(skin.sum()), 1.0)).sum()) < _HAND_CHROMA
 
 
+def _on_crossbar(det: Detector, img: U8, uv: FloatArray) -> bool:
+    """Whether a blob (its pixels, px) lies on a goal's crossbar in the bar's colours: the bar
+    a goalkeeper hid while the table was learned, no ball (:func:`find_ball`)."""
+    bars = det._crossbars()
+    return _on_mask(bars, uv) >= _ON_FRAME and _bar_coloured(det, img, bars, uv)
+
+
 def _on_mask(mask: NDArray[np.bool_], uv: FloatArray) -> float:
     """The share of a blob's pixels (px, (n, 2)) on a full-resolution mask."""
     h, w = mask.shape
@@ -307,12 +342,7 @@ def find_ball(
     # was learned, painted as felt, was fitted as a ball 25-30 mm inside the goal once the
     # goalkeeper moved); a ball under a bar (into a goal) shows beyond it. Its fit keeps the
     # bar's pixels: where the table's model is right they are explained
-    bars = det._crossbars()
-    cands = [
-        b
-        for b in cands
-        if _on_mask(bars, b[2]) < _ON_FRAME or not _bar_coloured(det, img, bars, b[2])
-    ]
+    cands = [b for b in cands if not _on_crossbar(det, img, b[2])]
     ball_excluded, hiders = ball_masks(det, solids, hands)
     # every solid's grown pixels and the hands': the ball's mask and the goalkeepers' grown
     # (a dilation of a union is the union of the dilations: the same mask as from all solids
@@ -411,6 +441,8 @@ def find_ball(
             det._reject(uv, hands, memo)
     best = max(scored, key=lambda q: q[0])[1] if scored else None
     top = max((q[0] for q in scored), default=0.0)
+    if det.learned and memo == "ball" and best is not None and top >= _BALL_SURE:
+        remember_lost(det, cands, best, hands)
     if best is None or top < _BALL_MIN_SCORE:
         best = det._ball_on_spot(img, bgf, excluded)
         if best is None:  # white on a pale felt: the coarse foreground may miss the ball
