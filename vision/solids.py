@@ -29,6 +29,7 @@ from numpy.typing import NDArray
 
 from calibration.camera import Camera
 from geometry.pieces import rectangle_corners
+from vision import solid_kernels as kernels
 from vision.foreground import take_px
 
 __all__ = [
@@ -150,42 +151,11 @@ def radial_sd(
     polygon's own motion along its normal there (its first ``params`` columns only, when
     given: a fit that holds a parameter fixed needs no derivative in it).
     """
-    d = poly - centre
-    pa, pr = np.arctan2(d[:, 1], d[:, 0]), np.hypot(d[:, 0], d[:, 1])
-    nxt, prv = _neighbours(len(poly))
-    t = poly[nxt] - poly[prv]
-    nrm = np.empty_like(t)
-    nrm[:, 0], nrm[:, 1] = t[:, 1], -t[:, 0]
-    nrm /= np.maximum(np.hypot(nrm[:, 0], nrm[:, 1]), 1e-9)[:, None]
-    dot = nrm[:, 0] * d[:, 0] + nrm[:, 1] * d[:, 1]
-    sign = np.where(dot < 0, -1.0, 1.0)  # outward
-    nrm *= sign[:, None]
-    cos = dot * sign / np.maximum(pr, 1e-9)
-    order = np.argsort(pa)
-    order = np.concatenate([order[-1:], order, order[:1]])  # wrap around by hand: np.interp's
-    xp = pa[order]  # own ``period`` sorts and copies on every call
-    xp[0] -= 2 * np.pi
-    xp[-1] += 2 * np.pi
-    sd = np.asarray((rad - np.interp(ang, xp, pr[order])) * np.interp(ang, xp, cos[order]))
-    if jac is None:
-        return sd, None
-    move = np.einsum("vi,vip->pv", nrm, jac)[:, order]
-    n_par = len(move) if params is None else min(params, len(move))
-    dsd = np.empty((len(ang), n_par))
-    for k in range(n_par):
-        dsd[:, k] = np.interp(ang, xp, move[k])
-    return sd, -dsd
-
-
-_NEIGHBOURS: dict[int, tuple[NDArray[np.intp], NDArray[np.intp]]] = {}
-
-
-def _neighbours(v: int) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
-    """Indices of each vertex's next and previous one in a closed polygon of ``v`` vertices."""
-    got = _NEIGHBOURS.get(v)
-    if got is None:
-        got = _NEIGHBOURS[v] = (np.r_[1:v, 0], np.r_[v - 1, 0 : v - 1])
-    return got
+    n_par = 0 if jac is None else (jac.shape[2] if params is None else min(params, jac.shape[2]))
+    j = np.zeros((len(poly), 2, 0)) if jac is None else jac
+    shape = np.shape(ang)
+    sd, dsd = kernels.radial_sd(poly, j, centre, np.ravel(ang), np.ravel(rad), n_par)
+    return sd.reshape(shape), (None if jac is None else dsd)
 
 
 def _densify(poly: FloatArray, per_edge: int = 8) -> FloatArray:
@@ -322,20 +292,10 @@ def _predict(
     if polys is None:
         return None
     top, jtop, sil, jsil = polys
-    sd_t, dt = radial_sd(top, jtop, roi.centre, roi.ang, roi.rad, params)
-    sd_s, ds = radial_sd(sil, jsil, roi.centre, roi.ang, roi.rad, params)
-    assert dt is not None and ds is not None
-    n = len(sd_t)
-    z = np.concatenate([sd_t, sd_s]) / blur_px  # both outlines in one pass
-    a = 0.5 * (1.0 - _erf(z / 1.4142135623730951))
-    gauss = np.exp(-0.5 * z**2) / (-2.5066282746310002 * blur_px)
-    a_top, a_sil = a[:n], a[n:]
-    g_t, g_s = gauss[:n, None] * dt, gauss[n:, None] * ds
-    side = a_sil - a_top
-    ss = float(side @ side)
-    # (a scalar clipped in Python: np.clip's overhead is many times the arithmetic)
-    beta = min(max(float((roi.alpha - a_top) @ side / ss), 0.0), 1.0) if ss > 1.0 else 1.0
-    return a_top + beta * side, g_t + beta * (g_s - g_t)
+    n_par = min(params, jtop.shape[2])
+    return kernels.soft_silhouette(
+        top, jtop, sil, jsil, roi.centre, roi.ang, roi.rad, roi.alpha, blur_px, n_par
+    )
 
 
 def fit_solid(
@@ -527,17 +487,6 @@ def distinct(solids: list[Solid], kept: list[Solid] | None = None) -> list[Solid
         if all(np.hypot(*(x.p[:2] - y.p[:2])) > half(x, y) + half(y, x) - 5.0 for y in keep):
             keep.append(x)
     return keep[n_kept:]
-
-
-def _erf(x: FloatArray) -> FloatArray:
-    """Error function (Abramowitz-Stegun 7.1.26, |error| < 1.5e-7), vectorised without scipy."""
-    sign = np.sign(x)
-    ax = np.abs(x)
-    t = 1.0 / (1.0 + 0.3275911 * ax)
-    poly = t * (
-        0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429)))
-    )
-    return np.asarray(sign * (1.0 - poly * np.exp(-ax * ax)))
 
 
 def top_samples(camera: Camera, s: Solid) -> FloatArray:

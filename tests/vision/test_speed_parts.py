@@ -224,3 +224,73 @@ def test_team_sizes_within_a_millimetre_are_one_candidate() -> None:
     assert candidate_diameters([45.0, 52.0], 60.0) == [45.0, 52.0, 60.0]
     assert candidate_diameters([58.5, 61.5], 60.0) == [58.5, 60.0, 61.5]
     assert candidate_diameters([], 60.0) == [60.0]
+
+
+def _radial_sd_numpy(
+    poly: np.ndarray, jac: np.ndarray, centre: np.ndarray, ang: np.ndarray, rad: np.ndarray, k: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """The signed distance written with numpy, as :func:`vision.solids.radial_sd` was."""
+    d = poly - centre
+    pa, pr = np.arctan2(d[:, 1], d[:, 0]), np.hypot(d[:, 0], d[:, 1])
+    t = np.roll(poly, -1, axis=0) - np.roll(poly, 1, axis=0)
+    nrm = np.column_stack([t[:, 1], -t[:, 0]])
+    nrm /= np.linalg.norm(nrm, axis=1)[:, None]
+    dot = (nrm * d).sum(axis=1)
+    sign = np.where(dot < 0, -1.0, 1.0)
+    nrm *= sign[:, None]
+    cos = dot * sign / pr
+    move = np.einsum("vi,vip->pv", nrm, jac)
+    sd = (rad - np.interp(ang, pa, pr, period=2 * np.pi)) * np.interp(
+        ang, pa, cos, period=2 * np.pi
+    )
+    dsd = np.column_stack([np.interp(ang, pa, move[j], period=2 * np.pi) for j in range(k)])
+    return sd, -dsd
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_compiled_signed_distance_and_silhouette_are_the_numpy_ones(seed: int) -> None:
+    """The compiled kernels of the solids' fit give numpy's values: the signed distance to a
+    star-shaped outline and its derivatives (any pixel order, a grid's shape kept), and the
+    soft silhouette of a top face and its side with the side's share solved in closed form."""
+    from math import erf
+
+    from vision.solid_kernels import soft_silhouette
+
+    rng = np.random.default_rng(seed)
+    v = int(rng.integers(8, 64))
+    t = np.sort(rng.uniform(-np.pi, np.pi, v))
+    r = rng.uniform(10.0, 40.0, v)
+    poly = np.column_stack([r * np.cos(t), r * np.sin(t)]) + 300.0
+    jac = rng.normal(size=(v, 2, 3))
+    centre = 300.0 + rng.normal(size=2)
+    uv = rng.uniform(250.0, 350.0, (48, 25, 2))
+    ang = np.arctan2(uv[..., 1] - centre[1], uv[..., 0] - centre[0])
+    rad = np.hypot(uv[..., 0] - centre[0], uv[..., 1] - centre[1])
+    sd, none = solids.radial_sd(poly, None, centre, ang, rad)
+    assert none is None and sd.shape == (48, 25)
+    want, dwant = _radial_sd_numpy(poly, jac, centre, ang.ravel(), rad.ravel(), 2)
+    np.testing.assert_allclose(sd.ravel(), want, atol=1e-9)
+    got, dgot = solids.radial_sd(poly, jac, centre, ang.ravel(), rad.ravel(), 2)
+    assert dgot is not None and dgot.shape == (48 * 25, 2)
+    np.testing.assert_allclose(got, want, atol=1e-9)
+    np.testing.assert_allclose(dgot, dwant, atol=1e-9)
+
+    # the silhouette: a top face inside a wider outline, the observed coverage given
+    sil = (poly - centre) * 1.15 + centre
+    jsil = rng.normal(size=(v, 2, 3))
+    a_obs = rng.uniform(0.0, 1.0, ang.size)
+    blur = 0.8
+    pred, dpred = soft_silhouette(
+        poly, jac, sil, jsil, centre, ang.ravel(), rad.ravel(), a_obs, blur, 3
+    )
+    sd_t, dt = _radial_sd_numpy(poly, jac, centre, ang.ravel(), rad.ravel(), 3)
+    sd_s, ds = _radial_sd_numpy(sil, jsil, centre, ang.ravel(), rad.ravel(), 3)
+    cover = np.vectorize(lambda z: 0.5 * (1.0 - erf(z / np.sqrt(2.0))))
+    a_t, a_s = cover(sd_t / blur), cover(sd_s / blur)
+    g_t = np.exp(-0.5 * (sd_t / blur) ** 2) / (-np.sqrt(2 * np.pi) * blur)
+    g_s = np.exp(-0.5 * (sd_s / blur) ** 2) / (-np.sqrt(2 * np.pi) * blur)
+    side = a_s - a_t
+    beta = float(np.clip((a_obs - a_t) @ side / (side @ side), 0.0, 1.0))
+    np.testing.assert_allclose(pred, a_t + beta * side, atol=1e-9)
+    want_d = g_t[:, None] * dt + beta * (g_s[:, None] * ds - g_t[:, None] * dt)
+    np.testing.assert_allclose(dpred, want_d, atol=1e-9)
