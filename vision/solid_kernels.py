@@ -16,7 +16,7 @@ from numpy.typing import NDArray
 
 FloatArray = NDArray[np.float64]
 
-__all__ = ["radial_sd", "soft_silhouette"]
+__all__ = ["band_pixels", "radial_sd", "soft_silhouette"]
 
 
 @njit(cache=True)
@@ -180,3 +180,46 @@ def soft_silhouette(
         for k in range(n_par):
             jac[p, k] = dt[p, k] + beta * (ds[p, k] - dt[p, k])
     return pred, jac
+
+
+@njit(cache=True)
+def band_pixels(
+    top: FloatArray,
+    sil: FloatArray,
+    centre: FloatArray,
+    x0: int,
+    y0: int,
+    x1: int,
+    y1: int,
+    band_px: float,
+) -> tuple[NDArray[np.intp], NDArray[np.intp], FloatArray, FloatArray]:
+    """The pixels of the box [x0, x1) x [y0, y1) within ``band_px`` of either outline (the
+    top face's, the silhouette's), row by row: their rows, columns, angles and radii about
+    ``centre``. See :func:`vision.solids._observed`."""
+    none = np.zeros((top.shape[0], 2, 0))
+    xt, rt, ct, _ = _outline_table(top, none, centre, 0)
+    none = np.zeros((sil.shape[0], 2, 0))
+    xs, rs, cs, _ = _outline_table(sil, none, centre, 0)
+    n = (x1 - x0) * (y1 - y0)
+    yy = np.empty(n, np.intp)
+    xx = np.empty(n, np.intp)
+    ang = np.empty(n)
+    rad = np.empty(n)
+    k = 0
+    for y in range(y0, y1):
+        dy = y - centre[1]
+        for x in range(x0, x1):
+            dx = x - centre[0]
+            a = math.atan2(dy, dx)
+            r = math.hypot(dx, dy)
+            j, f = _locate(xs, a)
+            sd = (r - (rs[j] + f * (rs[j + 1] - rs[j]))) * (cs[j] + f * (cs[j + 1] - cs[j]))
+            near = abs(sd) < band_px
+            if not near:
+                j, f = _locate(xt, a)
+                sd = (r - (rt[j] + f * (rt[j + 1] - rt[j]))) * (ct[j] + f * (ct[j + 1] - ct[j]))
+                near = abs(sd) < band_px
+            if near:
+                yy[k], xx[k], ang[k], rad[k] = y, x, a, r
+                k += 1
+    return yy[:k], xx[:k], ang[:k], rad[:k]

@@ -243,26 +243,19 @@ def _observed(
     x1, y1 = min(w, math.ceil(sil[:, 0].max()) + 6), min(h, math.ceil(sil[:, 1].max()) + 6)
     if x1 - x0 < 6 or y1 - y0 < 6:
         return None
-    vv, uu = np.mgrid[y0:y1, x0:x1].astype(np.float64)
     centre = top.mean(axis=0)
-    ang = np.arctan2(vv - centre[1], uu - centre[0])
-    rad = np.hypot(uu - centre[0], vv - centre[1])
-    sd_sil = radial_sd(sil, None, centre, ang, rad)[0]
-    sd_top = radial_sd(top, None, centre, ang, rad)[0]
-    use = (np.abs(sd_sil) < _BAND_PX) | (np.abs(sd_top) < _BAND_PX)
+    yy, xx, ang, rad = kernels.band_pixels(top, sil, centre, x0, y0, x1, y1, _BAND_PX)
     if excluded is not None:
-        use &= ~excluded[y0:y1, x0:x1]
-    if use.sum() < 20:
+        keep = ~excluded[yy, xx]
+        yy, xx, ang, rad = yy[keep], xx[keep], ang[keep], rad[keep]
+    if len(yy) < 20:
         return None
-    d = unshadowed_distance(
-        image[y0:y1, x0:x1][use].astype(np.float32)[:, None], bg[y0:y1, x0:x1][use][:, None]
-    )[:, 0]
+    d = unshadowed_distance(image[yy, xx].astype(np.float32)[:, None], bg[yy, xx][:, None])[:, 0]
     level = max(_EDGE_MIN, _LEVEL * _top_level(camera, image, bg, s))
     floor = min(floor, 0.5 * level)
     alpha = np.clip((d - floor) / (level - floor), 0.0, 1.0).astype(np.float64)
     # the pixels in order of their angle: each fit step interpolates the outlines along it,
     # which is several times faster over sorted points
-    ang, rad = ang[use], rad[use]
     order = np.argsort(ang, kind="stable")
     return _Roi(alpha[order], ang[order], rad[order], centre)
 
