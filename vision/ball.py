@@ -36,6 +36,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from calibration.camera import Camera
+from vision import ball_kernels as kernels
 
 __all__ = [
     "BallFit",
@@ -113,39 +114,6 @@ def ball_outline(
     return hull
 
 
-def _edges(
-    outline: FloatArray, uu: F32, vv: F32, by_edge: bool = False
-) -> tuple[F32, F32, F32, F32]:
-    """A convex polygon's outward unit normals (E, 2) and offsets (E,), the pixels' projections
-    on the normals (P, E), or (E, P) ``by_edge`` (the same values: a maximum over the edges
-    then runs along rows, several times faster), and the offsets of the lines through the
-    polygon's mean (E,)."""
-    a = outline.astype(np.float32)
-    b = np.concatenate((a[1:], a[:1]))  # the next vertex (np.roll's result, without its cost)
-    e = b - a
-    area2 = float(np.sum(a[:, 0] * b[:, 1] - b[:, 0] * a[:, 1]))
-    n = np.empty_like(e)
-    n[:, 0], n[:, 1] = e[:, 1], -e[:, 0]
-    n *= np.float32(1.0 if area2 > 0 else -1.0)
-    n /= np.maximum(np.linalg.norm(n, axis=1, keepdims=True), 1e-9)
-    off = np.sum(n * a, axis=1)
-    if uu.ndim == 2 and bool((uu == uu[:1]).all()) and bool((vv == vv[:, :1]).all()):
-        # a grid (as every ROI is): each column's and row's products once, then summed for
-        # every pixel - the same products and sums as pixel by pixel
-        h, w = uu.shape
-        if by_edge:
-            pu, pv = n[:, 0, None] * uu[0], n[:, 1, None] * vv[:, 0]  # (E, w), (E, h)
-            proj = (pu[:, None, :] + pv[:, :, None]).reshape(len(n), h * w)
-        else:
-            pu, pv = uu[0][:, None] * n[:, 0], vv[:, 0][:, None] * n[:, 1]  # (w, E), (h, E)
-            proj = (pu[None, :, :] + pv[:, None, :]).reshape(h * w, len(n))
-    else:
-        proj = uu.reshape(-1, 1) * n[:, 0] + vv.reshape(-1, 1) * n[:, 1]
-        if by_edge:
-            proj = np.ascontiguousarray(proj.T)
-    return n, off, proj, n @ a.mean(axis=0)
-
-
 def _coverage(outline: FloatArray, uu: F32, vv: F32, core: float | None = None) -> F32:
     """Soft coverage (h, w) of a convex polygon: a one-pixel ramp across its edges; with
     ``core``, (h, w, 2): the polygon's and that of the polygon shrunk to ``core`` of its size
@@ -153,18 +121,10 @@ def _coverage(outline: FloatArray, uu: F32, vv: F32, core: float | None = None) 
 
     The signed distance to a convex polygon is the largest signed distance to its edges' lines
     (exact inside and along the edges), smooth in the polygon's position, so finite
-    differences of the fit see a smooth model.
+    differences of the fit see a smooth model. (Compiled: :mod:`vision.ball_kernels`.)
     """
-    _, off, proj, mid_n = _edges(outline, uu, vv, by_edge=True)
-    # clipped by np.minimum / np.maximum: np.clip's values, without its wrapper's cost
-    whole = np.minimum(np.maximum(0.5 - (proj - off[:, None]).max(axis=0), 0.0), 1.0)
-    if core is None:
-        return whole.reshape(uu.shape).astype(np.float32)
-    out = np.empty((len(whole), 2), np.float32)
-    out[:, 0] = whole
-    inner = 0.5 - (proj - (mid_n + np.float32(core) * (off - mid_n))[:, None]).max(axis=0)
-    out[:, 1] = np.minimum(np.maximum(inner, 0), 1)
-    return out.reshape(*uu.shape, 2)
+    both = kernels.coverage(np.asarray(outline, np.float64), uu, vv, core or 0.0)
+    return both if core is not None else np.ascontiguousarray(both[:, :, 0])
 
 
 def _coverage_d(outline: FloatArray, uu: F32, vv: F32, core: float) -> F32:
@@ -177,16 +137,7 @@ def _coverage_d(outline: FloatArray, uu: F32, vv: F32, core: float) -> F32:
     normal on the ramp and zero elsewhere - exact for this model, where finite differences
     needed a model evaluation per parameter.
     """
-    n, off, proj, mid_n = _edges(outline, uu, vv)
-    out = np.empty((proj.shape[0], 6), np.float32)
-    rows = np.arange(proj.shape[0])
-    for j, o in enumerate((off, mid_n + np.float32(core) * (off - mid_n))):
-        dist = proj - o
-        k = dist.argmax(axis=1)
-        cov = 0.5 - dist[rows, k]
-        out[:, j] = np.minimum(np.maximum(cov, 0.0), 1.0)
-        out[:, 2 + 2 * j : 4 + 2 * j] = n[k] * ((cov > 0.0) & (cov < 1.0))[:, None]
-    return out.reshape(*uu.shape, 6)
+    return kernels.coverage_d(np.asarray(outline, np.float64), uu, vv, core)
 
 
 def _line_kernel(d_px: FloatArray) -> F32:

@@ -294,3 +294,112 @@ def test_compiled_signed_distance_and_silhouette_are_the_numpy_ones(seed: int) -
     np.testing.assert_allclose(pred, a_t + beta * side, atol=1e-9)
     want_d = g_t[:, None] * dt + beta * (g_s[:, None] * ds - g_t[:, None] * dt)
     np.testing.assert_allclose(dpred, want_d, atol=1e-9)
+
+
+# The ball's coverage as numpy computed it before it was compiled (vision/ball_kernels.py): the
+# reference the kernels are held to.
+def _edges_numpy(
+    outline: np.ndarray, uu: np.ndarray, vv: np.ndarray, by_edge: bool = False
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """A convex polygon's outward unit normals (E, 2) and offsets (E,), the pixels' projections
+    on the normals (P, E), or (E, P) ``by_edge`` (the same values: a maximum over the edges
+    then runs along rows, several times faster), and the offsets of the lines through the
+    polygon's mean (E,)."""
+    a = outline.astype(np.float32)
+    b = np.concatenate((a[1:], a[:1]))  # the next vertex (np.roll's result, without its cost)
+    e = b - a
+    area2 = float(np.sum(a[:, 0] * b[:, 1] - b[:, 0] * a[:, 1]))
+    n = np.empty_like(e)
+    n[:, 0], n[:, 1] = e[:, 1], -e[:, 0]
+    n *= np.float32(1.0 if area2 > 0 else -1.0)
+    n /= np.maximum(np.linalg.norm(n, axis=1, keepdims=True), 1e-9)
+    off = np.sum(n * a, axis=1)
+    if uu.ndim == 2 and bool((uu == uu[:1]).all()) and bool((vv == vv[:, :1]).all()):
+        # a grid (as every ROI is): each column's and row's products once, then summed for
+        # every pixel - the same products and sums as pixel by pixel
+        h, w = uu.shape
+        if by_edge:
+            pu, pv = n[:, 0, None] * uu[0], n[:, 1, None] * vv[:, 0]  # (E, w), (E, h)
+            proj = (pu[:, None, :] + pv[:, :, None]).reshape(len(n), h * w)
+        else:
+            pu, pv = uu[0][:, None] * n[:, 0], vv[:, 0][:, None] * n[:, 1]  # (w, E), (h, E)
+            proj = (pu[None, :, :] + pv[:, None, :]).reshape(h * w, len(n))
+    else:
+        proj = uu.reshape(-1, 1) * n[:, 0] + vv.reshape(-1, 1) * n[:, 1]
+        if by_edge:
+            proj = np.ascontiguousarray(proj.T)
+    return n, off, proj, n @ a.mean(axis=0)
+
+
+def _coverage_numpy(
+    outline: np.ndarray, uu: np.ndarray, vv: np.ndarray, core: float | None = None
+) -> np.ndarray:
+    """Soft coverage (h, w) of a convex polygon: a one-pixel ramp across its edges; with
+    ``core``, (h, w, 2): the polygon's and that of the polygon shrunk to ``core`` of its size
+    about its mean (the two share the edges' directions, so one projection serves both).
+
+    The signed distance to a convex polygon is the largest signed distance to its edges' lines
+    (exact inside and along the edges), smooth in the polygon's position, so finite
+    differences of the fit see a smooth model.
+    """
+    _, off, proj, mid_n = _edges_numpy(outline, uu, vv, by_edge=True)
+    # clipped by np.minimum / np.maximum: np.clip's values, without its wrapper's cost
+    whole = np.minimum(np.maximum(0.5 - (proj - off[:, None]).max(axis=0), 0.0), 1.0)
+    if core is None:
+        return whole.reshape(uu.shape).astype(np.float32)
+    out = np.empty((len(whole), 2), np.float32)
+    out[:, 0] = whole
+    inner = 0.5 - (proj - (mid_n + np.float32(core) * (off - mid_n))[:, None]).max(axis=0)
+    out[:, 1] = np.minimum(np.maximum(inner, 0), 1)
+    return out.reshape(*uu.shape, 2)
+
+
+def _coverage_d_numpy(
+    outline: np.ndarray, uu: np.ndarray, vv: np.ndarray, core: float
+) -> np.ndarray:
+    """:func:`_coverage` with ``core`` and its derivatives: (h, w, 6), the whole polygon's and
+    the core's coverage, then d(whole)/du, d(whole)/dv, d(core)/du, d(core)/dv for a
+    translation of the polygon by (u, v) px.
+
+    Moved by t, every edge's offset grows by n . t, so a pixel on the ramp of its nearest edge
+    (the one of largest signed distance) gains n . t of coverage: the derivative is that edge's
+    normal on the ramp and zero elsewhere - exact for this model, where finite differences
+    needed a model evaluation per parameter.
+    """
+    n, off, proj, mid_n = _edges_numpy(outline, uu, vv)
+    out = np.empty((proj.shape[0], 6), np.float32)
+    rows = np.arange(proj.shape[0])
+    for j, o in enumerate((off, mid_n + np.float32(core) * (off - mid_n))):
+        dist = proj - o
+        k = dist.argmax(axis=1)
+        cov = 0.5 - dist[rows, k]
+        out[:, j] = np.minimum(np.maximum(cov, 0.0), 1.0)
+        out[:, 2 + 2 * j : 4 + 2 * j] = n[k] * ((cov > 0.0) & (cov < 1.0))[:, None]
+    return out.reshape(*uu.shape, 6)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_compiled_ball_coverage_is_the_numpy_one(seed: int) -> None:
+    """The compiled coverage of a convex polygon (and of its core, and their derivatives in
+    its position) is numpy's, on a non-square grid about a sphere's outline of any size."""
+    from vision.ball import _coverage, _coverage_d
+
+    rng = np.random.default_rng(seed)
+    r = rng.uniform(3.0, 12.0)
+    c = rng.uniform(20.0, 30.0, 2)
+    t = np.linspace(0.0, 2 * np.pi, 20, endpoint=False)
+    outline = np.column_stack([c[0] + r * np.cos(t), c[1] + 0.8 * r * np.sin(t)])
+    vv, uu = np.mgrid[0:41, 0:57].astype(np.float32)
+    uu, vv = uu + 3, vv - 2
+    np.testing.assert_allclose(
+        _coverage(outline, uu, vv), _coverage_numpy(outline, uu, vv), atol=1e-5
+    )
+    np.testing.assert_allclose(
+        _coverage(outline, uu, vv, 0.7), _coverage_numpy(outline, uu, vv, 0.7), atol=1e-5
+    )
+    got, want = _coverage_d(outline, uu, vv, 0.7), _coverage_d_numpy(outline, uu, vv, 0.7)
+    np.testing.assert_allclose(got[..., :2], want[..., :2], atol=1e-5)
+    # the derivatives: the same normal wherever the pixel is clearly on one edge's ramp
+    on_ramp = (np.abs(got[..., 2:]) > 0) == (np.abs(want[..., 2:]) > 0)
+    assert on_ramp.mean() > 0.99
+    np.testing.assert_allclose(got[..., 2:][on_ramp], want[..., 2:][on_ramp], atol=1e-5)
