@@ -114,6 +114,25 @@ def ball_outline(
     return hull
 
 
+def edge_lines(outline: FloatArray, core: float | None = None) -> tuple[F32, F32, F32]:
+    """A convex polygon's outward unit normals (E, 2) and offsets (E,) (float32), and the
+    offsets of the lines of the polygon shrunk to ``core`` of its size about its mean vertex
+    (empty without ``core``)."""
+    a = outline.astype(np.float32)
+    b = np.concatenate((a[1:], a[:1]))  # the next vertex (np.roll's result, without its cost)
+    e = b - a
+    area2 = float(np.sum(a[:, 0] * b[:, 1] - b[:, 0] * a[:, 1]))
+    n = np.empty_like(e)
+    n[:, 0], n[:, 1] = e[:, 1], -e[:, 0]
+    n *= np.float32(1.0 if area2 > 0 else -1.0)
+    n /= np.maximum(np.linalg.norm(n, axis=1, keepdims=True), 1e-9)
+    off = np.sum(n * a, axis=1)
+    if core is None:
+        return n, off, np.zeros(0, np.float32)
+    mid_n = n @ a.mean(axis=0)
+    return n, off, mid_n + np.float32(core) * (off - mid_n)
+
+
 def _coverage(outline: FloatArray, uu: F32, vv: F32, core: float | None = None) -> F32:
     """Soft coverage (h, w) of a convex polygon: a one-pixel ramp across its edges; with
     ``core``, (h, w, 2): the polygon's and that of the polygon shrunk to ``core`` of its size
@@ -123,7 +142,7 @@ def _coverage(outline: FloatArray, uu: F32, vv: F32, core: float | None = None) 
     (exact inside and along the edges), smooth in the polygon's position, so finite
     differences of the fit see a smooth model. (Compiled: :mod:`vision.ball_kernels`.)
     """
-    both = kernels.coverage(np.asarray(outline, np.float64), uu, vv, core or 0.0)
+    both = kernels.coverage(*edge_lines(outline, core), _f32(uu), _f32(vv))
     return both if core is not None else np.ascontiguousarray(both[:, :, 0])
 
 
@@ -137,7 +156,11 @@ def _coverage_d(outline: FloatArray, uu: F32, vv: F32, core: float) -> F32:
     normal on the ramp and zero elsewhere - exact for this model, where finite differences
     needed a model evaluation per parameter.
     """
-    return kernels.coverage_d(np.asarray(outline, np.float64), uu, vv, core)
+    return kernels.coverage_d(*edge_lines(outline, core), _f32(uu), _f32(vv))
+
+
+def _f32(a: F32) -> F32:
+    return np.asarray(a, np.float32)
 
 
 def _line_kernel(d_px: FloatArray) -> F32:

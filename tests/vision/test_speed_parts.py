@@ -381,7 +381,7 @@ def _coverage_d_numpy(
 @pytest.mark.parametrize("seed", range(4))
 def test_compiled_ball_coverage_is_the_numpy_one(seed: int) -> None:
     """The compiled coverage of a convex polygon (and of its core, and their derivatives in
-    its position) is numpy's, on a non-square grid about a sphere's outline of any size."""
+    its position) is numpy's, bit for bit, on a non-square grid about an outline of any size."""
     from vision.ball import _coverage, _coverage_d
 
     rng = np.random.default_rng(seed)
