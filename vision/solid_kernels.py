@@ -183,6 +183,17 @@ def soft_silhouette(
 
 
 @njit(cache=True)
+def _far_bounds(radii: FloatArray, cosines: FloatArray, reach: float) -> tuple[float, float]:
+    """Radii within which (or beyond which) a pixel is farther than ``reach`` from an outline
+    of these vertices' radii and cosines: (-inf, inf), nothing excluded, when a cosine is not
+    positive (an outline not star-shaped about the centre)."""
+    c = cosines.min()
+    if c <= 0.0:
+        return -np.inf, np.inf
+    return radii.min() - reach / c, radii.max() + reach / c
+
+
+@njit(cache=True)
 def band_pixels(
     top: FloatArray,
     sil: FloatArray,
@@ -200,6 +211,12 @@ def band_pixels(
     xt, rt, ct, _ = _outline_table(top, none, centre, 0)
     none = np.zeros((sil.shape[0], 2, 0))
     xs, rs, cs, _ = _outline_table(sil, none, centre, 0)
+    # a pixel whose radius lies beyond both outlines' ranges by more than the band over their
+    # least cosine is near neither (the interpolated radius and cosine lie within the
+    # vertices'): its angle is not needed (a margin against rounding)
+    reach = band_px + 1e-6
+    far_t = _far_bounds(rt, ct, reach)
+    far_s = _far_bounds(rs, cs, reach)
     n = (x1 - x0) * (y1 - y0)
     yy = np.empty(n, np.intp)
     xx = np.empty(n, np.intp)
@@ -210,8 +227,10 @@ def band_pixels(
         dy = y - centre[1]
         for x in range(x0, x1):
             dx = x - centre[0]
-            a = math.atan2(dy, dx)
             r = math.hypot(dx, dy)
+            if (r <= far_t[0] or r >= far_t[1]) and (r <= far_s[0] or r >= far_s[1]):
+                continue
+            a = math.atan2(dy, dx)
             j, f = _locate(xs, a)
             sd = (r - (rs[j] + f * (rs[j + 1] - rs[j]))) * (cs[j] + f * (cs[j + 1] - cs[j]))
             near = abs(sd) < band_px

@@ -403,3 +403,31 @@ def test_compiled_ball_coverage_is_the_numpy_one(seed: int) -> None:
     on_ramp = (np.abs(got[..., 2:]) > 0) == (np.abs(want[..., 2:]) > 0)
     assert on_ramp.mean() > 0.99
     np.testing.assert_allclose(got[..., 2:][on_ramp], want[..., 2:][on_ramp], atol=1e-5)
+
+
+@pytest.mark.parametrize(("seed", "aspect"), [(0, 1.0), (1, 0.3), (2, 0.12), (3, 1.0)])
+def test_band_pixels_are_every_pixel_near_an_outline(seed: int, aspect: float) -> None:
+    """The compiled pick of the pixels near a solid's outlines (its shortcut past pixels whose
+    radius rules both outlines out) is the plain test of every pixel of the box, in raster
+    order: round outlines and long thin ones (a box end on: small cosines)."""
+    from vision.solid_kernels import band_pixels
+
+    rng = np.random.default_rng(seed)
+    t = np.sort(rng.uniform(-np.pi, np.pi, 32))
+    r = rng.uniform(15.0, 25.0, 32)
+    top = np.column_stack([r * np.cos(t), aspect * r * np.sin(t)]) + 100.0
+    sil = (top - 100.0) * 1.2 + 100.0 + rng.normal(size=2)
+    centre = top.mean(axis=0)
+    yy, xx, ang, rad = band_pixels(top, sil, centre, 60, 70, 141, 131, 3.0)
+    vv, uu = np.mgrid[70:131, 60:141].astype(np.float64)
+    a = np.arctan2(vv - centre[1], uu - centre[0])
+    d = np.hypot(uu - centre[0], vv - centre[1])
+    none = np.zeros((32, 2, 3))
+    near = np.zeros(a.shape, bool)
+    for poly in (sil, top):
+        sd, _ = _radial_sd_numpy(poly, none, centre, a.ravel(), d.ravel(), 1)
+        near |= (np.abs(sd) < 3.0).reshape(a.shape)
+    want_y, want_x = np.nonzero(near)
+    assert np.array_equal(yy, want_y + 70) and np.array_equal(xx, want_x + 60)
+    np.testing.assert_allclose(ang, a[near], atol=1e-12)
+    np.testing.assert_allclose(rad, d[near], atol=1e-12)
