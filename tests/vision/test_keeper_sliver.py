@@ -55,11 +55,13 @@ def _balls(seed: int) -> list[tuple[float, float, float]]:
     ]
 
 
-@pytest.mark.parametrize(("seed", "at_least"), [(309, 13), (313, 14), (317, 16)])
+@pytest.mark.parametrize(("seed", "at_least"), [(309, 14), (313, 14), (317, 16)])
 def test_the_ball_beside_a_box_in_front_of_it_is_found(seed: int, at_least: int) -> None:
-    """Found in 14, 14 and 16 of the 16 keeper places (13, 8 and 10 before). Rig 309 gives 13
-    when the whole suite runs before it (14 alone; the same code, an order effect not found
-    yet): its bound is the lower figure, so that rig shows no gain here."""
+    """Found in 14, 14 and 16 of the 16 keeper places (13, 8 and 10 before). Rig 309 once gave
+    13 in the whole suite: on another OpenCV, whose digits printed on the buttons move their
+    fits (a button's sliver fitted as a ball stopped the search before the ball half behind the
+    box; a painted mark's fit at 0.65 did, at 0.60 it did not): the search no longer stops at
+    such fits (:data:`vision.ball_search._STOP_SCORE`)."""
     found = [c for c in _balls(seed) if not math.isnan(c[1])]
     assert len(_balls(seed)) == 16
     assert len(found) >= at_least, _balls(seed)
