@@ -97,6 +97,18 @@ def test_no_ball_no_false_ball(pale) -> None:  # type: ignore[no-untyped-def]
     assert not (d.kind == "ball").any()
 
 
+@pytest.mark.parametrize(
+    "xy",
+    [
+        pytest.param(xy, marks=pytest.mark.xfail(strict=True, reason=why))
+        for xy, why in FAILING_MM.items()
+    ],
+)
+def test_failure_rows(pale, xy) -> None:  # type: ignore[no-untyped-def]
+    """Faint balls still lost (see ``FAILING_MM``): kept so that a fix shows."""
+    assert _found(pale[xy][0], xy)
+
+
 # other renders of the table without a ball: the noise, the JPEG and the digits printed on the
 # buttons change, and a white button's fit once took its printed ring for its edge (49-51 mm
 # for 60, 4 mm off) on seeds 1 and 6 (and on this module's seed 7 with another OpenCV's digits):
