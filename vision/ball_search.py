@@ -38,7 +38,17 @@ _BALL_MM2 = 78.5  # a 10 mm ball's footprint
 _MIN_BALL = 0.2  # of it: the least a ball's blob (white on a pale felt: its shaded rim is lost)
 _BALL_MIN_SCORE = 0.35
 _SPOT_STILL = 0.5  # the least share a ball on a painted spot explains in a still
-_BALL_SURE = 0.6  # a fit this good is the ball: the candidates after it are not tried
+_BALL_SURE = 0.6  # a fit this good is the ball (found well: the spots may be refreshed)
+# The candidates are fitted most ball-like first, at most _TRIED of them, and the best fit wins;
+# the search stops early at a fit scoring _STOP_SCORE that sees at least _STOP_VISIBLE of its
+# silhouette. It stopped at any fit of _BALL_SURE: a false one scoring just above it (a painted
+# mark on a learned table, 0.60 -> 0.65 as a print on a button far off changed; a button's
+# leftover sliver, 19% of a ball seen, 0.70) then hid the ball itself, half behind a goalkeeper
+# (0.80-0.83), or pushed it beyond the 8 candidates tried (ranked 9th of 180 on rig 313). A ball
+# seen whole scores 0.85-0.99 on the stills' bench.
+_STOP_SCORE = 0.85
+_STOP_VISIBLE = 0.5
+_TRIED = 16
 _LOST = "ball:lost"  # the memory's kind for a blob a sure ball beat (:func:`remember_lost`)
 _MAX_STREAK_PX = 45.0  # a ball's motion blur: 4 m/s over 1/100 s at 1 mm a pixel
 _ON_FRAME = 0.7  # a blob this much on a goal's crossbar is the goal's (a ball: about half)
@@ -203,7 +213,8 @@ def remember_lost(
     best: BallFit,
     hands: NDArray[np.bool_],
 ) -> None:
-    """Remember the candidates a sure ball beat (clear of it and of the hands) as
+    """Remember the candidates a sure ball (scoring :data:`_STOP_SCORE`) beat, clear of it
+    and of the hands, as
     :data:`_LOST`: while their pixels stay the same they are no reason to doubt the ball
     kept at rest (:func:`ball_elsewhere`). A print or a ghost the ball beat once otherwise
     sent every later frame through the whole search again (the seed-3 clip: 414 of its
@@ -389,8 +400,8 @@ def find_ball(
 
     scored: list[tuple[float, BallFit]] = []
     sure = 0.0  # the best score of a fit clear of the hands
-    for _xy, _area, uv in cands[:8]:
-        if sure >= _BALL_SURE:
+    for _xy, _area, uv in cands[:_TRIED]:
+        if sure >= _STOP_SCORE:
             break  # the candidates come most ball-like first: the rest are leftovers
         if det.learned and det.memory.rejected(det._sub, uv, memo, hands):
             continue  # tried in vain and unchanged since
@@ -435,13 +446,13 @@ def find_ball(
             # a part of the hand its mask left out is a round blob that may fit a ball fairly
             # (0.63 of its pixels, a still): beside a hand a good fit is not sure, and the
             # candidates after it are tried too (the best one wins)
-            if not by_hand:
+            if not by_hand and fit.visible >= _STOP_VISIBLE:
                 sure = max(sure, score)
         if score < _BALL_MIN_SCORE:
             det._reject(uv, hands, memo)
     best = max(scored, key=lambda q: q[0])[1] if scored else None
     top = max((q[0] for q in scored), default=0.0)
-    if det.learned and memo == "ball" and best is not None and top >= _BALL_SURE:
+    if det.learned and memo == "ball" and best is not None and top >= _STOP_SCORE:
         remember_lost(det, cands, best, hands)
     if best is None or top < _BALL_MIN_SCORE:
         best = det._ball_on_spot(img, bgf, excluded)
@@ -640,6 +651,12 @@ _FAINT_SIGMAS = 6.0  # a peak this many of the filter's noise (robust sigma) abo
 _FAINT_PEAKS = 8  # the strongest peaks fitted, at most
 _FAINT_EXPLAINED = 0.6  # a fit that explains less of its pixels is a print, an edge or noise
 _FAINT_NEAR_PX = 6.0  # the fit's centre this near its peak: a fit that runs off is no ball
+# a faint ball lies in the open: its peak needs half its box free of the pieces' pixels, and
+# its fit must see as much of its silhouette. A button fitted a few mm small (a white one's
+# dark ring taken for its edge) leaves a sliver of its rim beyond its grown pixels, which a
+# fit seeing 15-28% of itself (4-8 px) explained 0.41-0.69 of: a false ball whichever way a
+# print on the button moved the sliver by a pixel
+_FAINT_VISIBLE = 0.5
 _FAINT_RAIL_PX = 9  # the felt's edge left out (the region in by 4 px)
 _FAINT_GRID = 16  # cells across the image on which the ball's size in pixels is measured
 
@@ -767,6 +784,8 @@ def faint_ball(
             img, bgf, det.camera, xy0, sz.ball_diameter, sz.ball_height, excluded=excluded
         )
         if fit is None or not det._ball_fit_ok(fit) or fit.explained < _FAINT_EXPLAINED:
+            continue
+        if fit.visible < _FAINT_VISIBLE:
             continue
         if np.hypot(*(fit.uv_px - peak)) > _FAINT_NEAR_PX or det._in_goal(fit.xy_mm):
             continue

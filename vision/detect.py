@@ -125,6 +125,11 @@ _MAX_SIGMA_KEEPER_MM = 3.0  # a goalkeeper's fit pinned down no better is a few 
 _CHROMA_BLUR_PX = 1.6
 # diameters closer than this are one size to a fit (the teams' sizes sharing one in a video)
 _SAME_SIZE_MM = 1.0
+# a good button fit this far under a known size is tried at it (:meth:`Detector._outermost`):
+# from 1.1 x (a white button's printed ring, its outer edge at 0.9 of the diameter), kept when
+# it grows past 1.08 x; from 1.25 x (an inner ring), when past 1.15 x
+_OUTER_TRY, _OUTER_GROWN = 1.1, 1.08
+_OUTER_FAR, _OUTER_GROWN_FAR = 1.25, 1.15
 
 
 def _components(mask: NDArray[np.bool_]) -> tuple[int, NDArray[np.integer], NDArray[np.int32]]:
@@ -635,14 +640,26 @@ class Detector:
     def _outermost(self, img: U8, bgf: NDArray[np.float32], x: Solid, sizes: list[float]) -> Solid:
         """A ring printed on a top face (a dark ring inside a white button's pale rim, which a
         pale felt hides) fits as a smaller button: the outermost circle that explains the
-        pixels is the piece, so a good fit well under a known size is tried at that size."""
+        pixels is the piece, so a good fit well under a known size is tried at that size.
+
+        The ring's outer edge (0.9 of a white button's diameter) fitted a 60 mm button at
+        49-51 mm, 4 mm off, explaining 0.59-0.61 of its pixels (0.79 at its size): below the
+        1.25 x the only trial asked for, and the rim it left beyond its pixels was fitted as
+        a ball. Tried at 60 mm it grows out to 59.6, 0.1 mm off, though its share is no better
+        (0.58: the pale rim is faint), so the nearer size is kept when the fit grows out (a
+        smaller button's own edge pulls a fit started outside it back in)."""
         if not self._good(x):
             return x
         for d in sorted(sizes, reverse=True):
-            if d < 1.25 * x.p[2]:
+            if d < _OUTER_TRY * x.p[2]:
                 break
             y = self._fit(img, bgf, Solid("button", np.array([*x.p[:2], d]), x.height))
-            if self._good(y) and y.p[2] > 1.15 * x.p[2]:
+            if not self._good(y):
+                continue
+            if d >= _OUTER_FAR * x.p[2]:  # an inner ring: as far under as the known sizes
+                if y.p[2] > _OUTER_GROWN_FAR * x.p[2]:
+                    return y
+            elif y.p[2] > _OUTER_GROWN * x.p[2]:
                 return y
         return x
 

@@ -107,3 +107,38 @@ def test_no_ball_no_false_ball(pale) -> None:  # type: ignore[no-untyped-def]
 def test_failure_rows(pale, xy) -> None:  # type: ignore[no-untyped-def]
     """Faint balls still lost (see ``FAILING_MM``): kept so that a fix shows."""
     assert _found(pale[xy][0], xy)
+
+
+# other renders of the table without a ball: the noise, the JPEG and the digits printed on the
+# buttons change, and a white button's fit once took its printed ring for its edge (49-51 mm
+# for 60, 4 mm off) on seeds 1 and 6 (and on this module's seed 7 with another OpenCV's digits):
+# the rim it left beyond its pixels was fitted as a ball 22-29 mm from its centre
+OTHER_SEEDS = (1, 2, 3, 4, 5, 6, 8, 9, 10)
+
+
+def _no_ball_still(seed: int) -> tuple[Detections, FrameTruth]:
+    cam = preset_camera("tilted", TABLE, (1920, 1080))
+    style = RenderStyle.hard_pair(
+        "white_on_light", noise_sigma=4.0, jpeg_quality=80, light_gradient=0.2, seed=seed
+    )
+    truth = _frame(None)
+    return Detector(cam, TABLE).detect(Renderer(TABLE, cam, style, rng=seed).render(truth)), truth
+
+
+@pytest.mark.slow
+def test_no_button_leaves_a_ball_beside_it() -> None:
+    """On every seed each button is fitted at 54 mm or more (the ring's fits were 49-51 mm),
+    and no ball is reported within a button's reach (30 mm and a ball). Other false balls on
+    these stills are not this one's: a painted mark taken for a ball on it (seeds 2 and 5: the
+    failure row above), the near rail's edge (seed 3)."""
+    for seed in OTHER_SEEDS:
+        d, truth = _no_ball_still(seed)
+        true_xy = truth.pieces.xy_mm[truth.pieces.kind == "button"]
+        buttons = d.kind == "button"
+        assert buttons.sum() == len(true_xy) and (d.size_mm[buttons, 0] >= 54.0).all(), (
+            seed,
+            d.size_mm[buttons],
+        )
+        balls = d.xy_mm[d.kind == "ball"]
+        near = np.hypot(*(balls[:, None] - true_xy[None]).transpose(2, 0, 1)) < 35.0
+        assert not near.any(), (seed, balls)

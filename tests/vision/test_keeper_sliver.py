@@ -55,11 +55,15 @@ def _balls(seed: int) -> list[tuple[float, float, float]]:
     ]
 
 
-@pytest.mark.parametrize(("seed", "at_least"), [(309, 13), (313, 14), (317, 16)])
+@pytest.mark.parametrize(("seed", "at_least"), [(309, 14), (313, 14), (317, 16)])
 def test_the_ball_beside_a_box_in_front_of_it_is_found(seed: int, at_least: int) -> None:
-    """Found in 14, 14 and 16 of the 16 keeper places (13, 8 and 10 before). Rig 309 gives 13
-    when the whole suite runs before it (14 alone; the same code, an order effect not found
-    yet): its bound is the lower figure, so that rig shows no gain here."""
+    """Found in 14, 14 and 16 of the 16 keeper places (13, 8 and 10 before). Rig 309 gave 13
+    after the whole suite (14 alone, or after tests/vision or any other one folder: an order
+    effect whose state was not found) and 13 alone on OpenCV 5.1 (its digits on the buttons
+    move their fits); 313 gave 12 there. The search stopped at the first fit scoring 0.6 (a
+    painted mark's: 0.60 on one, 0.65 on the other; a button's sliver's), before the ball half
+    behind the box; it no longer stops at such fits (:data:`vision.ball_search._STOP_SCORE`),
+    and rig 309 finds 14 on both versions, alone, after tests/vision and in the whole suite."""
     found = [c for c in _balls(seed) if not math.isnan(c[1])]
     assert len(_balls(seed)) == 16
     assert len(found) >= at_least, _balls(seed)
