@@ -305,15 +305,10 @@ def _edges_numpy(
     on the normals (P, E), or (E, P) ``by_edge`` (the same values: a maximum over the edges
     then runs along rows, several times faster), and the offsets of the lines through the
     polygon's mean (E,)."""
+    from vision.ball import edge_lines  # the lines as numpy computes them, kernels or not
+
     a = outline.astype(np.float32)
-    b = np.concatenate((a[1:], a[:1]))  # the next vertex (np.roll's result, without its cost)
-    e = b - a
-    area2 = float(np.sum(a[:, 0] * b[:, 1] - b[:, 0] * a[:, 1]))
-    n = np.empty_like(e)
-    n[:, 0], n[:, 1] = e[:, 1], -e[:, 0]
-    n *= np.float32(1.0 if area2 > 0 else -1.0)
-    n /= np.maximum(np.linalg.norm(n, axis=1, keepdims=True), 1e-9)
-    off = np.sum(n * a, axis=1)
+    n, off, _ = edge_lines(outline)
     if uu.ndim == 2 and bool((uu == uu[:1]).all()) and bool((vv == vv[:, :1]).all()):
         # a grid (as every ROI is): each column's and row's products once, then summed for
         # every pixel - the same products and sums as pixel by pixel
@@ -357,15 +352,7 @@ def _coverage_numpy(
 def _coverage_d_numpy(
     outline: np.ndarray, uu: np.ndarray, vv: np.ndarray, core: float
 ) -> np.ndarray:
-    """:func:`_coverage` with ``core`` and its derivatives: (h, w, 6), the whole polygon's and
-    the core's coverage, then d(whole)/du, d(whole)/dv, d(core)/du, d(core)/dv for a
-    translation of the polygon by (u, v) px.
-
-    Moved by t, every edge's offset grows by n . t, so a pixel on the ramp of its nearest edge
-    (the one of largest signed distance) gains n . t of coverage: the derivative is that edge's
-    normal on the ramp and zero elsewhere - exact for this model, where finite differences
-    needed a model evaluation per parameter.
-    """
+    """:func:`vision.ball._coverage_d` as numpy computed it (the nearest edge by argmax)."""
     n, off, proj, mid_n = _edges_numpy(outline, uu, vv)
     out = np.empty((proj.shape[0], 6), np.float32)
     rows = np.arange(proj.shape[0])
