@@ -189,12 +189,8 @@ def ball_elsewhere(
     """Whether a ball-sized blob lies clear of the kept ball (beyond a ball's diameter and
     its streak), outside the goals, off their crossbars and away from the hands (a
     fingertip), and has not been tried in vain, or beaten by a sure ball, unchanged since."""
-    reach = 1.5 * det.sizes.ball_diameter
     for xy, _, uv in blobs:
-        c = xy.mean(axis=0)
-        if float(np.hypot(*(c - kept.xy_mm))) <= reach or det._in_goal(c):
-            continue
-        if hands[det.memory.patch(det._sub, uv)[0]].any():
+        if not _clear_of(det, xy, uv, kept, hands) or det._in_goal(xy.mean(axis=0)):
             continue
         if det.learned and (
             det.memory.rejected(det._sub, uv, "ball", hands)
@@ -205,6 +201,16 @@ def ball_elsewhere(
             continue  # no candidate of the search either
         return True
     return False
+
+
+def _clear_of(
+    det: Detector, xy: FloatArray, uv: FloatArray, ball: BallFit, hands: NDArray[np.bool_]
+) -> bool:
+    """Whether a blob (table points ``xy``, pixels ``uv``) lies beyond 1.5 ball diameters from
+    ``ball`` and away from the hands (a fingertip)."""
+    if float(np.hypot(*(xy.mean(axis=0) - ball.xy_mm))) <= 1.5 * det.sizes.ball_diameter:
+        return False
+    return not hands[det.memory.patch(det._sub, uv)[0]].any()
 
 
 def remember_lost(
@@ -219,11 +225,8 @@ def remember_lost(
     kept at rest (:func:`ball_elsewhere`). A print or a ghost the ball beat once otherwise
     sent every later frame through the whole search again (the seed-3 clip: 414 of its
     first 900 frames, a fifth of the detector's time), only for the same ball to win."""
-    reach = 1.5 * det.sizes.ball_diameter
     for xy, _, uv in cands:
-        if float(np.hypot(*(xy.mean(axis=0) - best.xy_mm))) <= reach:
-            continue
-        if hands[det.memory.patch(det._sub, uv)[0]].any():
+        if not _clear_of(det, xy, uv, best, hands):
             continue
         if not det.memory.rejected(det._sub, uv, _LOST, hands):
             det.memory.reject(det._sub, uv, _LOST, hands)

@@ -89,27 +89,6 @@ def _locate(xp: FloatArray, x: float) -> tuple[int, float]:
 
 
 @njit(cache=True)
-def _sd_into(
-    poly: FloatArray,
-    jac: FloatArray,
-    centre: FloatArray,
-    ang: FloatArray,
-    rad: FloatArray,
-    n_par: int,
-    sd: FloatArray,
-    dsd: FloatArray,
-) -> None:
-    xp, fr, fc, fm = _outline_table(poly, jac, centre, n_par)
-    for p in range(ang.shape[0]):
-        j, f = _locate(xp, ang[p])
-        r = fr[j] + f * (fr[j + 1] - fr[j])
-        c = fc[j] + f * (fc[j + 1] - fc[j])
-        sd[p] = (rad[p] - r) * c
-        for k in range(n_par):
-            dsd[p, k] = -(fm[j, k] + f * (fm[j + 1, k] - fm[j, k]))
-
-
-@njit(cache=True)
 def radial_sd(
     poly: FloatArray,
     jac: FloatArray,
@@ -125,7 +104,14 @@ def radial_sd(
     n = ang.shape[0]
     sd = np.empty(n)
     dsd = np.empty((n, n_par))
-    _sd_into(poly, jac, centre, ang, rad, n_par, sd, dsd)
+    xp, fr, fc, fm = _outline_table(poly, jac, centre, n_par)
+    for p in range(n):
+        j, f = _locate(xp, ang[p])
+        r = fr[j] + f * (fr[j + 1] - fr[j])
+        c = fc[j] + f * (fc[j + 1] - fc[j])
+        sd[p] = (rad[p] - r) * c
+        for k in range(n_par):
+            dsd[p, k] = -(fm[j, k] + f * (fm[j + 1, k] - fm[j, k]))
     return sd, dsd
 
 
@@ -147,12 +133,8 @@ def soft_silhouette(
     ``beta`` that best explains ``alpha`` (closed form, clipped to 0..1); each outline an
     edge blurred by a Gaussian of ``blur_px``. See :func:`vision.solids._predict`."""
     n = ang.shape[0]
-    sd_t = np.empty(n)
-    sd_s = np.empty(n)
-    dt = np.empty((n, n_par))
-    ds = np.empty((n, n_par))
-    _sd_into(top, jtop, centre, ang, rad, n_par, sd_t, dt)
-    _sd_into(sil, jsil, centre, ang, rad, n_par, sd_s, ds)
+    sd_t, dt = radial_sd(top, jtop, centre, ang, rad, n_par)
+    sd_s, ds = radial_sd(sil, jsil, centre, ang, rad, n_par)
     a_t = np.empty(n)
     a_s = np.empty(n)
     inv_sqrt2 = 1.0 / math.sqrt(2.0)
