@@ -78,6 +78,7 @@ from vision.keeper_search import (
     keeper_or,
     keeper_place,
 )
+from vision.memory import release_free_memory
 from vision.solids import (
     Solid,
     centres_inside,
@@ -337,6 +338,7 @@ class Detector:
         self.bg.set(self.bg.paint_pieces(median, still, covered, tight.astype(np.uint8), area_px))
         self.learned = True
         self._region = self._region_learned  # (the rim, where hands enter, stays the still's)
+        release_free_memory()  # the frames' stack and the full-size temporaries (~130 MB)
 
     def _scale(self) -> float:
         """The field's median mm per pixel (fixed with the camera; was a median a frame)."""
