@@ -621,5 +621,8 @@ def _palette(pix: F32, k: int = 6) -> F32:
     crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1.0)
     labels = np.zeros((len(pick), 1), np.int32)
     pick = np.ascontiguousarray(pick, np.float32)
+    # k-means++ draws its starts from OpenCV's RNG (the calling thread's, never reseeded): the
+    # palette, so the learned table, depended on how many palettes the process made before
+    cv2.setRNGSeed(0)
     _, _, centres = cv2.kmeans(pick, k, labels, crit, 2, cv2.KMEANS_PP_CENTERS)
     return np.asarray(centres, np.float32)
