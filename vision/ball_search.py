@@ -49,6 +49,14 @@ _BALL_SURE = 0.6  # a fit this good is the ball (found well: the spots may be re
 _STOP_SCORE = 0.85
 _STOP_VISIBLE = 0.5
 _TRIED = 16
+# In a video, where the last two frames found the ball, a fit where it should be now (rolling
+# on at its speed: within _EXPECTED_MM plus _EXPECTED_SHARE of a frame's travel; friction took
+# 5-7% of it a frame on the seed-3 render) scoring _EXPECTED_SCORE, seen half, stops the search
+# too: a ball blurred by its motion scores 0.4-0.85, and the candidates after it (a match's
+# prints and leftovers, 0.0-0.2) were fitted in vain on half the frames with the ball moving.
+_EXPECTED_MM = 3.0
+_EXPECTED_SHARE = 0.2
+_EXPECTED_SCORE = 0.5
 _LOST = "ball:lost"  # the memory's kind for a blob a sure ball beat (:func:`remember_lost`)
 _MAX_STREAK_PX = 45.0  # a ball's motion blur: 4 m/s over 1/100 s at 1 mm a pixel
 _ON_FRAME = 0.7  # a blob this much on a goal's crossbar is the goal's (a ball: about half)
@@ -332,6 +340,31 @@ def _on_mask(mask: NDArray[np.bool_], uv: FloatArray) -> float:
     return float(mask[v, u].mean()) if len(uv) else 0.0
 
 
+def predicted_ball(det: Detector) -> tuple[FloatArray, float] | None:
+    """Where the ball should be on this frame (table mm) and how far from it a fit may be,
+    when the last frame and the one before it found the ball (it rolls on at its speed: the
+    gate grows with a frame's travel); None otherwise.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as NS
+    >>> fit = lambda x: NS(xy_mm=np.array([x, 0.0]))
+    >>> det = NS(_frames=7, _ball_prior=(fit(110.0), 6), _ball_before=(fit(100.0), 5))
+    >>> xy, gate = predicted_ball(det)
+    >>> xy.tolist(), gate
+    ([120.0, 0.0], 5.0)
+    >>> predicted_ball(NS(_frames=8, _ball_prior=(fit(110.0), 6), _ball_before=(fit(100.0), 5)))
+    """
+    last, before = det._ball_prior, det._ball_before
+    if last is None or before is None:
+        return None
+    if last[1] != det._frames - 1 or before[1] != det._frames - 2:
+        return None
+    step = last[0].xy_mm - before[0].xy_mm
+    gate = _EXPECTED_MM + _EXPECTED_SHARE * float(np.hypot(*step))
+    return last[0].xy_mm + step, gate
+
+
 def find_ball(
     det: Detector,
     img: U8,
@@ -403,6 +436,7 @@ def find_ball(
 
     scored: list[tuple[float, BallFit]] = []
     sure = 0.0  # the best score of a fit clear of the hands
+    guess = predicted_ball(det) if det.learned and memo == "ball" else None
     for _xy, _area, uv in cands[:_TRIED]:
         if sure >= _STOP_SCORE:
             break  # the candidates come most ball-like first: the rest are leftovers
@@ -451,6 +485,12 @@ def find_ball(
             # candidates after it are tried too (the best one wins)
             if not by_hand and fit.visible >= _STOP_VISIBLE:
                 sure = max(sure, score)
+                if (
+                    guess is not None
+                    and score >= _EXPECTED_SCORE
+                    and float(np.hypot(*(fit.xy_mm - guess[0]))) <= guess[1]
+                ):
+                    sure = max(sure, _STOP_SCORE)  # the ball rolling on: sure enough
         if score < _BALL_MIN_SCORE:
             det._reject(uv, hands, memo)
     best = max(scored, key=lambda q: q[0])[1] if scored else None

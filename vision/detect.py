@@ -271,8 +271,10 @@ class Detector:
         self._frames_mask: NDArray[np.bool_] | None = None  # the goals' posts and crossbars
         self._bars_mask: NDArray[np.bool_] | None = None  # the crossbars, no margin
         self.ball_colour: FloatArray | None = None
-        # the last ball found in a video and the frame (``_frames``) it was found on
+        # the last ball found in a video and the frame (``_frames``) it was found on, and the
+        # one found before it (where the ball should be next: :func:`predicted_ball`)
         self._ball_prior: tuple[BallFit, int] | None = None
+        self._ball_before: tuple[BallFit, int] | None = None
         self._spots: list[tuple[FloatArray, tuple[NDArray[np.intp], NDArray[np.intp]]]] | None = (
             None
         )
@@ -452,7 +454,7 @@ class Detector:
                 ball = self._ball_by_hand(img, bgf, solids, hands)
         if self.learned:
             if ball is not None:
-                self._ball_prior = (ball, self._frames)
+                self._ball_before, self._ball_prior = self._ball_prior, (ball, self._frames)
             self.memory.remember(sub, [(x, x.hull) for x in solids if len(x.hull)], ball)
         self._last_found = (solids, hands)
         return {"solids": solids, "ball": ball, "hands": hands}

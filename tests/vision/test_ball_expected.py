@@ -1,0 +1,98 @@
+"""The ball rolling on where the last two frames put it (issue 5, "Speed"): a fair fit there
+ends the search (:func:`vision.ball_search.predicted_ball`), and finds the ball the whole
+search finds.
+
+A seeded match rendered through a non-square camera, its ball rolling at up to 1.1 m/s.
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+import vision.ball_search as ball_search
+from calibration.camera import preset_camera
+from geometry.tablespec import load_table
+from simulator.designs import RenderStyle
+from simulator.match import Match
+from simulator.render import Renderer
+from vision.ball_search import predicted_ball
+from vision.detect import Detector
+
+TABLE = load_table("brasileira")
+
+
+def _fit(x_mm: float) -> SimpleNamespace:
+    return SimpleNamespace(xy_mm=np.array([x_mm, -40.0]))
+
+
+@pytest.mark.parametrize(
+    ("frames", "last", "before", "expected"),
+    [
+        (10, 9, 8, ([130.0, -40.0], 3.0 + 0.2 * 15.0)),  # rolling on at 15 mm a frame
+        (10, 9, 7, None),  # the frame before the last lost it: no speed known
+        (10, 8, 7, None),  # the last frame lost it
+        (10, None, None, None),  # never found
+    ],
+)
+def test_where_the_ball_should_be(
+    frames: int,
+    last: int | None,
+    before: int | None,
+    expected: tuple[list[float], float] | None,
+) -> None:
+    det = SimpleNamespace(
+        _frames=frames,
+        _ball_prior=None if last is None else (_fit(115.0), last),
+        _ball_before=None if before is None else (_fit(100.0), before),
+    )
+    got = predicted_ball(det)  # type: ignore[arg-type]
+    if expected is None:
+        assert got is None
+    else:
+        assert got is not None
+        np.testing.assert_allclose(got[0], expected[0])
+        assert got[1] == pytest.approx(expected[1])
+
+
+def _run(expected_score: float, monkeypatch: pytest.MonkeyPatch) -> tuple[np.ndarray, int]:
+    """The balls found over a roll (nan where none) and the fits tried, with the rolling-on
+    stop at ``expected_score`` (above 1: never)."""
+    frames = list(Match(TABLE, "brasileira", seed=4, fps=30).frames(6.0))
+    cam = preset_camera("tilted", TABLE, (1280, 720))
+    r = Renderer(TABLE, cam, RenderStyle(jpeg_quality=90), rng=4)
+    det = Detector(cam, TABLE)
+    det.learn_background([r.render(f) for f in frames[:60:4]])
+    fits = [0]
+    real = ball_search.fit_ball
+
+    def counted(*args: object, **kwargs: object) -> object:
+        fits[0] += 1
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ball_search, "fit_ball", counted)
+    monkeypatch.setattr(ball_search, "_EXPECTED_SCORE", expected_score)
+    balls = np.full((24, 2), np.nan)
+    for i, k in enumerate(range(150, 174)):  # the ball rolls from frame 158 to 173
+        found = det.detect(r.render(frames[k]), k, k / 30)
+        b = np.flatnonzero(found.kind == "ball")
+        if len(b):
+            balls[i] = found.xy_mm[b[0]]
+    monkeypatch.undo()
+    return balls, fits[0]
+
+
+def test_a_rolling_ball_ends_the_search_where_expected(monkeypatch: pytest.MonkeyPatch) -> None:
+    whole, whole_fits = _run(2.0, monkeypatch)
+    rolling, rolling_fits = _run(0.5, monkeypatch)
+    truth = Match(TABLE, "brasileira", seed=4, fps=30).frames(6.0)
+    true_xy = np.array([f.pieces.xy_mm[f.pieces.kind == "ball"][0] for f in truth][150:174])
+    found = np.isfinite(rolling[:, 0])
+    # (the three frames as the coach's finger leaves it are lost either way)
+    np.testing.assert_array_equal(found, np.isfinite(whole[:, 0]))
+    assert found.sum() >= 20
+    np.testing.assert_allclose(rolling[found], whole[found], atol=0.05)  # the same ball
+    assert np.hypot(*(rolling - true_xy)[found].T).max() < 2.0  # and it is the ball
+    assert rolling_fits < whole_fits  # with fewer fits
