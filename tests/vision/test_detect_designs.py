@@ -11,6 +11,8 @@ Seeded renders with the true camera; footprint errors in table mm.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 from scipy.optimize import linear_sum_assignment
@@ -21,7 +23,7 @@ from simulator.designs import FIELD_COLOURS, TEAM_DESIGNS, RenderStyle
 from simulator.match import Match
 from simulator.render import Renderer
 from simulator.state import FrameTruth
-from vision.detect import Detector
+from vision.detect import Detector, _holes_filled
 from vision.detections import Detections
 from vision.solids import Solid, distinct
 
@@ -70,6 +72,39 @@ def test_white_team_on_pale_felt(still_frame: FrameTruth) -> None:
         assert abs(float(np.median(d)) - true_d) < 4.0, (team, d)
     ball, miss_ball, false_ball = _errors(still_frame, det, "ball")
     assert (miss_ball, false_ball) == (0, 0) and ball[0] < 0.5
+
+
+@pytest.mark.parametrize(("style_seed", "render_seed"), [(5, 51), (8, 81)])
+def test_white_buttons_seeded_by_their_rings(
+    still_frame: FrameTruth, style_seed: int, render_seed: int
+) -> None:
+    """A white button whose pale rim the felt hides shows its printed ring and number only:
+    an annulus whose distance transform seeds no fit. The disc the ring bounds seeds one
+    (each of these renders lost a button before: 3 of 6 renders of this design, 1 now)."""
+    style = RenderStyle.hard_pair(
+        "white_on_light", noise_sigma=4.0, jpeg_quality=80, seed=style_seed
+    )
+    det = _still(still_frame, style, "tilted", seed=render_seed)
+    err, miss, false = _errors(still_frame, det, "button")
+    assert (miss, false) == (0, 0)
+    assert np.median(err) < 0.5 and err.max() < 6.0
+
+
+def test_holes_filled_are_a_buttons_size_at_most() -> None:
+    px_mm2 = np.full((60, 80), 4.0)  # 2 mm a pixel
+    fg = np.zeros((60, 80), bool)
+    yy, xx = np.mgrid[:60, :80]
+    ring = np.hypot(yy - 20, xx - 20)
+    fg |= (ring >= 12) & (ring < 14)  # a ring 52 mm across: its disc filled
+    big = np.hypot(yy - 30, xx - 58)
+    fg |= (big >= 18) & (big < 20)  # a ring 72 mm across: no button's hole
+    fg[45:50, 5:30] = True  # a bar: nothing to fill
+    fg[40:52, 10] = fg[40:52, 24] = True  # a notch open below: not a hole
+    out = _holes_filled(fg, px_mm2, math.pi * 33.0**2)
+    assert out[20, 20] and out[20, 8] and not out[20, 6]
+    assert not out[30, 58] and not out[52, 15]
+    assert (out & ~fg).sum() == (ring < 12).sum()
+    assert _holes_filled(np.zeros((5, 5), bool), px_mm2[:5, :5], 100.0).sum() == 0
 
 
 def test_dark_team_on_dark_felt(still_frame: FrameTruth) -> None:
