@@ -54,9 +54,13 @@ _TRIED = 16
 # 5-7% of it a frame on the seed-3 render) scoring _EXPECTED_SCORE, seen half, stops the search
 # too: a ball blurred by its motion scores 0.4-0.85, and the candidates after it (a match's
 # prints and leftovers, 0.0-0.2) were fitted in vain on half the frames with the ball moving.
+# Not for a ball at rest (under _EXPECTED_MOVING_MM a frame): one kept at rest is searched for
+# only when a blob changed elsewhere - the ball seen again after a mark stood in for it - and
+# there the best fit must win.
 _EXPECTED_MM = 3.0
 _EXPECTED_SHARE = 0.2
 _EXPECTED_SCORE = 0.5
+_EXPECTED_MOVING_MM = 2.0
 _LOST = "ball:lost"  # the memory's kind for a blob a sure ball beat (:func:`remember_lost`)
 _MAX_STREAK_PX = 45.0  # a ball's motion blur: 4 m/s over 1/100 s at 1 mm a pixel
 _ON_FRAME = 0.7  # a blob this much on a goal's crossbar is the goal's (a ball: about half)
@@ -342,8 +346,8 @@ def _on_mask(mask: NDArray[np.bool_], uv: FloatArray) -> float:
 
 def predicted_ball(det: Detector) -> tuple[FloatArray, float] | None:
     """Where the ball should be on this frame (table mm) and how far from it a fit may be,
-    when the last frame and the one before it found the ball (it rolls on at its speed: the
-    gate grows with a frame's travel); None otherwise.
+    when the last frame and the one before it found the ball rolling (it rolls on at its speed:
+    the gate grows with a frame's travel); None otherwise (at rest, or not found on both).
 
     Examples
     --------
@@ -354,6 +358,7 @@ def predicted_ball(det: Detector) -> tuple[FloatArray, float] | None:
     >>> xy.tolist(), gate
     ([120.0, 0.0], 5.0)
     >>> predicted_ball(NS(_frames=8, _ball_prior=(fit(110.0), 6), _ball_before=(fit(100.0), 5)))
+    >>> predicted_ball(NS(_frames=7, _ball_prior=(fit(101.0), 6), _ball_before=(fit(100.0), 5)))
     """
     last, before = det._ball_prior, det._ball_before
     if last is None or before is None:
@@ -361,8 +366,10 @@ def predicted_ball(det: Detector) -> tuple[FloatArray, float] | None:
     if last[1] != det._frames - 1 or before[1] != det._frames - 2:
         return None
     step = last[0].xy_mm - before[0].xy_mm
-    gate = _EXPECTED_MM + _EXPECTED_SHARE * float(np.hypot(*step))
-    return last[0].xy_mm + step, gate
+    travel = float(np.hypot(*step))
+    if travel < _EXPECTED_MOVING_MM:
+        return None
+    return last[0].xy_mm + step, _EXPECTED_MM + _EXPECTED_SHARE * travel
 
 
 def find_ball(

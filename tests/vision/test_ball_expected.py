@@ -29,23 +29,26 @@ def _fit(x_mm: float) -> SimpleNamespace:
 
 
 @pytest.mark.parametrize(
-    ("frames", "last", "before", "expected"),
+    ("frames", "last", "before", "step_mm", "expected"),
     [
-        (10, 9, 8, ([130.0, -40.0], 3.0 + 0.2 * 15.0)),  # rolling on at 15 mm a frame
-        (10, 9, 7, None),  # the frame before the last lost it: no speed known
-        (10, 8, 7, None),  # the last frame lost it
-        (10, None, None, None),  # never found
+        (10, 9, 8, 15.0, ([130.0, -40.0], 3.0 + 0.2 * 15.0)),  # rolling on at 15 mm a frame
+        (10, 9, 8, 2.0, ([104.0, -40.0], 3.0 + 0.2 * 2.0)),  # slowly (60 mm/s at 30 frames/s)
+        (10, 9, 8, 1.0, None),  # at rest, or nearly: kept, searched when a blob changes
+        (10, 9, 7, 15.0, None),  # the frame before the last lost it: no speed known
+        (10, 8, 7, 15.0, None),  # the last frame lost it
+        (10, None, None, 15.0, None),  # never found
     ],
 )
 def test_where_the_ball_should_be(
     frames: int,
     last: int | None,
     before: int | None,
+    step_mm: float,
     expected: tuple[list[float], float] | None,
 ) -> None:
     det = SimpleNamespace(
         _frames=frames,
-        _ball_prior=None if last is None else (_fit(115.0), last),
+        _ball_prior=None if last is None else (_fit(100.0 + step_mm), last),
         _ball_before=None if before is None else (_fit(100.0), before),
     )
     got = predicted_ball(det)  # type: ignore[arg-type]
