@@ -118,6 +118,7 @@ _GAP_SIGMA = 0.5  # x the distance between the ball's footprint and the box (mm)
 # the box's 0.3 mm x the share would call them sure; the share of a radius holds them.
 _HAND_SIGMA_MM = 5.0  # x the share a hand hides
 _SEED_MM = 10.0  # distance-transform radius that seeds a button
+_HOLE_MM2 = math.pi * (BUTTON_DIAMETER_MM[1] / 2) ** 2  # the largest hole a printed ring makes
 _MIN_INLIERS = 0.4
 _MIN_INLIERS_KEEPER = 0.6
 _MAX_SIGMA_KEEPER_MM = 3.0  # a goalkeeper's fit pinned down no better is a few pixels' fit
@@ -621,9 +622,9 @@ class Detector:
         # and number only), where the mask itself seeded nothing: the seeds above stay as they
         # were (a disc's start moved the fits of printed buttons, up to 0.35 mm in a still's
         # median)
-        filled = _holes_filled(fg, self._px_mm2, math.pi * (BUTTON_DIAMETER_MM[1] / 2) ** 2)
+        filled = _holes_filled(fg, self._px_mm2, _HOLE_MM2)
         if filled is not fg:
-            jy, jx, e_px = _peaks(filled)
+            jy, jx, e_px = _peaks(filled)  # (the mask's own peaks again: skipped below)
             e_mm = e_px * s * self._mm_px[jy, jx]
             more = np.argsort(-e_mm)
             more = more[e_mm[more] >= _SEED_MM] + len(iy)
