@@ -199,6 +199,7 @@ class EngineBase:
         self._ball_est: tuple[float, float] = (0.0, 0.0)  # the line judge's ball position
         self._buckets: dict[int, list[Row]] = {}
         self._prev: FrameState | None = None
+        self._prev2: FrameState | None = None  # the frame before ``_prev``
         self._prev_rows: list[Row] = []
         # the contacts of the frames before ``_prev``'s: a piece struck then may be flagged
         # moving only now (STRUCK_FRAMES)

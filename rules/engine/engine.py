@@ -66,6 +66,8 @@ __all__ = ["DECIDABLE", "EngineOptions", "RuleEngine"]
 #: Contacts that bend the ball's path within a frame (rules.engine.lines: a goal judged where
 #: the ball crossed the line assumes a straight step).
 _TURNS_BALL = ("ball-post", "ball-rail")
+#: How far a flicked piece seen a frame late may have moved on from the ball it struck.
+_FLICK_REACH_MM = 40.0
 DECIDABLE = ("goal", "ball_out", "foul", "offside", "goalkeeper_ball", "touch_limit")
 
 
@@ -200,7 +202,7 @@ class RuleEngine(BallCalls):
 
     def _remember(self, cur: FrameState, rows: list[Row]) -> None:
         self._older_rows.append(self._prev_rows)
-        self._prev, self._prev_rows = cur, rows
+        self._prev2, self._prev, self._prev_rows = self._prev, cur, rows
 
     def _carried(
         self, prev: FrameState, cur: FrameState, ahead: list[FrameState], rows: list[Row]
@@ -236,6 +238,29 @@ class RuleEngine(BallCalls):
             if kind == "piece-ball" and piece in self.team_of and piece not in moving:
                 return piece
         return None
+
+    def _play_start(self, piece: str, prev: FrameState, cur: FrameState) -> tuple[float, float]:
+        """Where the ball was when the flick that restarts play struck it: at ``prev``, or,
+        where a flick made under its coach's hand is seen a frame late and the ball is already
+        out of the field at ``prev`` (a goal kick into the own goal: 84 mm in one frame), where
+        it rested a frame before, if the flicked piece is seen within reach of that place."""
+        at = pt(prev.ball_xy_mm)
+        before, bi = self._prev2, prev.ball_index
+        r = prev.ball_radius_mm
+        if (
+            before is None
+            or not before.present[bi]
+            or before.moving[bi]
+            or self.lines.inside(at, r)
+            or not np.array_equal(before.pieces.ids, cur.pieces.ids)
+        ):
+            return at
+        rest = pt(before.ball_xy_mm)
+        if not self.lines.inside(rest, r):
+            return at
+        k = int(np.flatnonzero(cur.pieces.ids == piece)[0])
+        reach = float(np.max(cur.pieces.size_mm[k])) / 2.0 + r + _FLICK_REACH_MM
+        return rest if float(np.hypot(*(cur.pieces.xy_mm[k] - before.ball_xy_mm))) <= reach else at
 
     # ------------------------------------------------------------------ lances
     def _start_lance(self, piece: str, prev: FrameState, cur: FrameState, sink: EventSink) -> None:
@@ -277,7 +302,7 @@ class RuleEngine(BallCalls):
             at = self._ball_est if not prev.moving[bi] else pt(prev.ball_xy_mm)
             self.lines.lance_started(at, prev.ball_radius_mm)
         if not was_in_play:
-            self.lines.play_started(pt(prev.ball_xy_mm), prev.ball_radius_mm)
+            self.lines.play_started(self._play_start(piece, prev, cur), prev.ball_radius_mm)
         self.clock.start(cur.t_s)
         sink.emit(
             "lance",

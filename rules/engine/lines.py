@@ -151,6 +151,11 @@ class LineJudge:
         or in until it has been seen in the field: a goal or an out is the ball leaving."""
         self._was_in = self.status(xy, r)[0] == "in"
 
+    def inside(self, xy: tuple[float, float], r: float) -> bool:
+        """Whether the ball is not wholly past any line (no state changed, unlike
+        :meth:`status`)."""
+        return float(ball_out_margin(xy, r, self.field)[0][0]) <= 0.0
+
     def _touching_line(self, xy: tuple[float, float], r: float, tol_mm: float = 0.0) -> bool:
         """Whether the ball touches a touchline (within ``tol_mm``: a noisy source's ball
         placed on the line)."""

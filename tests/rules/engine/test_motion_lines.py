@@ -370,3 +370,50 @@ def test_a_coasting_ball_is_judged_when_seen_again(unseen: int, called: str) -> 
     assert find(events, called)
     other = "ball_out" if called == "goal" else "goal"
     assert not find(events, other)
+
+
+def _kick_under_a_hand(flicked_at: tuple[float, float]) -> Script:
+    """B rests its ball by its own goal (a goal kick) under its coach's hand; the ball is next
+    seen already in the goal (70 mm in a frame, not yet flagged moving: a tracker's flag lags),
+    and the flicked piece, frozen under the hand, is seen moving only a frame after that."""
+    s = Script(
+        brasileira_roster(
+            [
+                ("B3", "B", "button", *flicked_at),
+                ("ball", "", "ball", 960.0, -40.0),
+            ]
+        ),
+        hands=True,
+    )
+    s.rest(4)
+    n = len(s.frames)
+    s.move({"ball": (0, 1, (1030.0, -20.0))})  # wholly past the line, between the posts
+    moving = s.frames[n].moving.copy()
+    moving[s.index("ball")] = False
+    s.frames[n] = dataclasses.replace(s.frames[n], moving=moving, v_mm_s=0.0 * s.frames[n].v_mm_s)
+    b3 = s.xy[s.index("B3")]
+    s.move(
+        {"B3": (0, 1, (float(b3[0]) + 10.0, float(b3[1]) + 7.0)), "ball": (0, 1, (1045.0, -12.0))}
+    )
+    s.rest(5)
+    return s
+
+
+@pytest.mark.parametrize(
+    ("flicked_at", "goal"),
+    [
+        ((925.0, -60.0), True),  # beside the ball it struck: a goal (an own goal: A scores)
+        ((600.0, -300.0), False),  # far from it: the ball in the net is no ball this flick hit
+    ],
+)
+def test_a_flick_seen_a_frame_late_starts_play_where_the_ball_rested(
+    flicked_at: tuple[float, float], goal: bool
+) -> None:
+    """Gaucha's ten minutes, frame 2628 (000 REGRA 10): a goal kick flicked under the coach's
+    hand into the own goal was no goal, the ball first seen out of the field when the lance
+    began. Play starts where the ball rested a frame before, if the flicked piece is there."""
+    s = _kick_under_a_hand(flicked_at)
+    events = run("brasileira", s, lag_frames=2, noise_mm=0.5, settle_frames=3)
+    assert find(events, "lance", "B", "B3")
+    assert bool(find(events, "goal", "A")) == goal
+    assert not find(events, "goal", "B")
