@@ -69,6 +69,7 @@ BoolArray = NDArray[np.bool_]
 
 SEEN, PREDICTED, HIDDEN, LOST, ABSENT = range(5)  # indices into STATUSES
 _KINDS = ("button", "goalkeeper", "ball")
+_MIN_CONF = 0.05
 _BIG = 1e6
 _CARRY_STEP_MM = 3.0  # a step this long beside a hand is tested for a carry
 _CARRY_ALONG = 0.4  # the hand moved along at least this share of the piece's step: carried
@@ -370,7 +371,9 @@ class Tracker:
             log_jump[hid] = np.logaddexp(log_jump[hid], carry) - math.log(2.0)
         log_l = np.logaddexp(np.log1p(-eps) + log_gauss, np.log(eps) + log_jump)
         p_d = np.where(hid | self.covered[act], cfg.p_detect_hidden, cfg.p_detect)
-        cost = -(np.log(p_d)[:, None] + log_l) + compat
+        # a weak fit (a hand's edge fitted as a button) is less likely a piece than a sure one
+        conf = np.log(np.clip(d.confidence[cols], _MIN_CONF, 1.0))[None, :]
+        cost = -(np.log(p_d)[:, None] + log_l + conf) + compat
         cost = np.where(gate, cost, _BIG)
         # the augmented matrix: [pairings | misses] over [clutter | 0]
         nt, nd = cost.shape
