@@ -241,6 +241,8 @@ class Tracker:
             self._cover_map.mark(d.hands, t)
             # hands never become pieces (a piece peeking out at a hand's edge still counts)
             d = d.select(hands.distance(d.xy_mm) >= -self.cfg.hand_drop_mm)
+            if self.ready:
+                d = d.select(~self._in_frozen_button(d))
         if not self.ready:
             if len(d):
                 self._setup(d)
@@ -268,6 +270,21 @@ class Tracker:
         known = ok | (self.status == HIDDEN)
         found = self.contacts.push(frame, t, xy, ok, self.moving, known, self.status == SEEN)
         return self._output(found)
+
+    def _in_frozen_button(self, d: Detections) -> BoolArray:
+        """(D,) ball detections inside a button frozen under a hand: the button's own sliver
+        at the hand's edge fitted as a ball (gaucha's ten minutes, frame 7224: a red button's
+        edge beside a forearm, 400 mm from the ball, taken for it); no ball lies where a
+        resting button stands."""
+        ball = np.flatnonzero(d.kind == "ball")
+        frozen = np.flatnonzero((self.status == HIDDEN) & (self.kind_code == 0))
+        out = np.zeros(len(d), dtype=bool)
+        if len(ball) and len(frozen):
+            gap = np.hypot(
+                *(d.xy_mm[ball][None] - self.kf.xy_mm[frozen][:, None]).transpose(2, 0, 1)
+            )
+            out[ball] = (gap < self.size_mm[frozen, 0][:, None] / 2.0).any(axis=0)
+        return out
 
     def _compat(self, tracks: IntArray, dk: IntArray, dtm: IntArray) -> FloatArray:
         """Extra cost (T, D) of each pairing by kind and team: 0, log 2 (team unknown), or BIG."""

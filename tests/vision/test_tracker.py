@@ -591,3 +591,31 @@ def test_hand_follows_is_nan_without_a_hand_near() -> None:
     )
     assert np.isnan(got).all()
     assert np.isnan(hand_follows([], far, np.zeros((1, 2)), np.ones((1, 2)))).all()
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("offset_mm", [8.0, 22.0])
+def test_a_frozen_buttons_sliver_is_no_ball(seed: int, offset_mm: float) -> None:
+    """Gaucha's ten minutes, frame 7224: a forearm laid over the resting ball and, 400 mm
+    off, over a button, whose edge beside the arm was fitted as a ball; the ball's frozen
+    track took it (a carry), and the flick that struck the real ball was lost. A ball seen
+    inside a button frozen under a hand is that button's sliver (without the rule the ball's
+    track jumps to it on every seed here)."""
+    rng = np.random.default_rng(seed)
+    rows = roster_rows()
+    ball, btn = rows[-1], rows[3]  # the ball at the centre; an A button 400 mm off
+    tr = Tracker()
+    tf = tr.update(dets(rows, 0, rng))
+    ib = tf.index("ball")
+    x0, y0 = ball[2], ball[3]
+    arm = np.array([[x0 - 40.0, y0 + 40.0], [btn[2] - 40.0, btn[3] - 40.0],
+                    [btn[2] + 20.0, btn[3] - 40.0], [x0 + 40.0, y0 + 40.0]])  # fmt: skip
+    under = [r for r in rows if r not in (ball, btn)]
+    for f in range(1, 4):
+        tf = tr.update(dets(under, f, rng, hands=[arm]))
+    assert tf.status[ib] == "hidden"
+    sliver = ("ball", "", btn[2] + offset_mm, btn[3] + 0.5 * offset_mm)
+    for f in range(4, 10):
+        tf = tr.update(dets([*under, sliver], f, rng, hands=[arm]))
+    moved = float(np.hypot(*(tf.xy_mm[ib] - (x0, y0))))
+    assert moved < 20.0
