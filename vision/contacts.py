@@ -552,8 +552,11 @@ class ContactFinder:
         n1 = x1[j] - x1[i]
         n1 /= np.maximum(np.hypot(*n1.T), 1e-9)[:, None]
         closing = -((v_pre[j] - v_pre[i]) * n1).sum(1)  # > 0: approaching at frame k-1
-        # apart at frame k-1, or touching but closing in fast (the hit just after the frame)
-        approach = closing > self.min_dv / 2.0
+        # apart at frame k-1, or touching but closing in fast (the hit just after the frame),
+        # fast for the pair's kind (the ball's hits are the smaller changes)
+        is_ball = (self.kind[i] == "ball") | (self.kind[j] == "ball")
+        need = np.where(is_ball, self.min_dv_ball, self.min_dv)
+        approach = closing > need / 2.0
         tau = np.linspace(0.0, dt_b, _SUB + 1)[:, None, None]
         # Forward from frame k-1 at v_pre: the first time the gap closes.
         fi, fj = x1[i] + v_pre[i] * tau, x1[j] + v_pre[j] * tau
@@ -604,8 +607,6 @@ class ContactFinder:
         t_hit = np.where(w > self.min_dv**2, t1 + tau, t_hit)
         # a change at the very end of the interval is the next interval's hit
         late = (w > self.min_dv**2) & (tau > 0.95 * dt_b)
-        is_ball = (self.kind[i] == "ball") | (self.kind[j] == "ball")
-        need = np.where(is_ball, self.min_dv_ball, self.min_dv)
         hit = ((gap1 > self.tol_mm) | approach) & (has_pre | has_post) & (dv > need)
         hit &= ~late
         # after a hit the bodies part (restitution >= 0): still closing, they meet later

@@ -325,3 +325,36 @@ def test_a_slow_ball_into_a_resting_button_is_a_touch(
 ) -> None:
     hits = [c for c in _play(_rolled_into(speed, second), seed) if "A7" in (c.a, c.b)]
     assert len(hits) == found
+
+
+def _nudged(closing_scale: float) -> np.ndarray:
+    """(14, 3, 2): A7 sliding slowly with the ball beside it, touching (a 1 mm gap a frame
+    before), the ball nudged off it at frame 7.5 (paulista's ten minutes, frame 15475: the
+    ball closing in on the button at 75 mm/s, its normal velocity changed by ~118 mm/s);
+    ``closing_scale`` scales the ball's approach across the line of centres."""
+    t = (np.arange(14) - 7.5) / FPS
+    pre = t[:, None] < 0.0
+    vp = np.where(pre, [-21.0, -243.0], [-42.0, -230.0])
+    vb = np.where(pre, [-21.0 - 82.5 * closing_scale, -282.0], [-7.0, -280.0])
+    a7 = vp * t[:, None]
+    ball = np.array([34.4, -5.9]) + vb * t[:, None]
+    return np.stack([a7, np.tile([0.0, 400.0], (14, 1)), ball], axis=1)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize(("scale", "found"), [(1.0, 1), (0.0, 0)])
+def test_a_ball_nudged_beside_a_sliding_button_is_a_touch(
+    seed: int, scale: float, found: int
+) -> None:
+    """Already touching a frame before the hit, the pair must be closing in for the touch to
+    count: fast enough for the ball's threshold (half its 100 mm/s), not the pieces' (half of
+    150, 75 mm/s: the nudge above, at 75, was missed). Not closing in at all: no touch."""
+    rng = np.random.default_rng(seed)
+    paths = _nudged(scale)
+    finder = ContactFinder(IDS, KIND, SIZE, np.zeros(3), max_speed_mm_s=VMAX)
+    out: list[TrackContact] = []
+    for k, xy in enumerate(paths):
+        noisy = xy + rng.normal(0.0, 0.1, xy.shape)  # a ball's sub-pixel fit, a button's
+        out += finder.push(k, k / FPS, noisy, np.ones(3, bool), np.ones(3, bool))
+    hits = [c for c in out if {c.a, c.b} == {"A7", "ball"}]
+    assert len(hits) == found
