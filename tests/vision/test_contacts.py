@@ -358,3 +358,39 @@ def test_a_ball_nudged_beside_a_sliding_button_is_a_touch(
         out += finder.push(k, k / FPS, noisy, np.ones(3, bool), np.ones(3, bool))
     hits = [c for c in out if {c.a, c.b} == {"A7", "ball"}]
     assert len(hits) == found
+
+
+def _grazed(inside_mm: float, t_hit: float) -> np.ndarray:
+    """(14, 3, 2): A7 (radius 30.4) slides past the resting ball (radius 5) at 2.1 m/s, its
+    path ``inside_mm`` inside the touch; the ball leaves along the line of centres at the
+    closest approach at 240 mm/s, A7 goes on at 1.7 m/s (paulista's ten minutes, frame 11345:
+    a kick-off's ball grazed by a flicked button)."""
+    u = np.array([0.69, -0.723])
+    u /= np.hypot(*u)
+    normal = np.array([-u[1], u[0]])  # from A7's path to the ball
+    reach = 35.43 - inside_mm
+    t = np.arange(14) / FPS - t_hit
+    s = np.where(t < 0.0, 2117.0 * t, 1680.0 * t)
+    a7 = -reach * normal + s[:, None] * u
+    ball = np.maximum(t, 0.0)[:, None] * 240.0 * normal
+    return np.stack([a7, np.tile([0.0, 400.0], (14, 1)), ball], axis=1)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("inside_mm", [0.3, 1.0, 2.0])
+@pytest.mark.parametrize("late", [0.6, 0.83])
+def test_a_ball_grazed_by_a_fast_piece_is_touched(seed: int, inside_mm: float, late: float) -> None:
+    """The normal of a grazing hit timed from the paths is far off (the first touch on the
+    piece's straight path lies 15-25 degrees round from the hit): the struck ball's own kick
+    gives the line of centres, and the hit is found."""
+    rng = np.random.default_rng(seed)
+    paths = _grazed(inside_mm, (7.0 + late) / FPS)
+    finder = ContactFinder(IDS, KIND, SIZE + np.array([[0.86, 0.86], [0, 0], [0, 0]]), np.zeros(3),
+                           max_speed_mm_s=VMAX)  # fmt: skip
+    out: list[TrackContact] = []
+    for k, xy in enumerate(paths):
+        noisy = xy + rng.normal(0.0, 0.1, xy.shape)
+        moving = np.array([True, False, k >= 8])
+        out += finder.push(k, k / FPS, noisy, np.ones(3, bool), moving)
+    hits = [c for c in out if {c.a, c.b} == {"A7", "ball"}]
+    assert len(hits) == 1
