@@ -621,7 +621,12 @@ class ContactFinder:
         t_hit = np.where(w > self.min_dv**2, t1 + tau, t_hit)
         # a change at the very end of the interval is the next interval's hit
         late = (w > self.min_dv**2) & (tau > 0.95 * dt_b)
-        hit = ((gap1 > self.tol_mm) | approach) & (has_pre | has_post) & (dv > need)
+        # ... or both at rest, side by side, and both set going: a piece flicked into the
+        # neighbour it rested against (gaucha's ten minutes, frame 1323: a foul; a piece
+        # flicked away from its neighbour leaves it where it was)
+        both_start = rests[i] & rests[j] & (gap1 <= self.tol_mm)
+        hit = ((gap1 > self.tol_mm) | approach | both_start) & (dv > need)
+        hit &= has_pre | has_post | both_start  # (touching all along: no gap closes)
         hit &= ~late
         # after a hit the bodies part (restitution >= 0): still closing, they meet later
         hit &= u_post > -self.min_dv / 3.0

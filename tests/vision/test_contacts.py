@@ -394,3 +394,22 @@ def test_a_ball_grazed_by_a_fast_piece_is_touched(seed: int, inside_mm: float, l
         out += finder.push(k, k / FPS, noisy, np.ones(3, bool), moving)
     hits = [c for c in out if {c.a, c.b} == {"A7", "ball"}]
     assert len(hits) == 1
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize(("b8_v", "found"), [((1150.0, 0.0), 1), ((0.0, 0.0), 0)])
+def test_a_piece_flicked_into_the_neighbour_it_rested_against_hits_it(
+    seed: int, b8_v: tuple[float, float], found: int
+) -> None:
+    """Gaucha's ten minutes, frame 1323 (a foul): A7 rests 1.5 mm from B8 and is flicked into
+    it; both start within one frame interval, B8 along the line of centres. No gap closes (they
+    touch all along), yet it is a hit; B8 left where it was is none (A7 flicked away)."""
+    n = 14
+    t0 = (6 + 0.3 + 0.4 * np.random.default_rng(seed).random()) / FPS
+    a7 = _slide(np.array([0.0, 0.0]), np.array([300.0, -600.0]), t0, n)
+    b8 = _slide(np.array([61.5, 0.0]), np.array(b8_v), t0, n)
+    ball = np.tile([0.0, 400.0], (n, 1))
+    hits = [c for c in _play(np.stack([a7, b8, ball], axis=1), seed) if c.kind == "piece-piece"]
+    assert len(hits) == found
+    if found:
+        assert abs(hits[0].t - t0) < 1.0 / FPS
