@@ -102,7 +102,7 @@ def find_flick(
     if cur.hands_over_table is False and prev.hands_over_table is False:
         return None
     started, disp = started_moving(prev, cur, ahead, start_mm)
-    if not started.any():
+    if not started.any() and not any(c[4] == "piece-piece" for c in contacts):
         return None
     ids = cur.pieces.ids
     explained: set[str] = set(ignore or ())
@@ -138,10 +138,17 @@ def find_flick(
                 and float(np.hypot(*(nxt.pieces.xy_mm[ia] - cur.pieces.xy_mm[ia])))
                 >= _WOKE_FACTOR * start_mm
             )
-            if started[ib] and not started[ia] and woke and not prev.moving[ia]:
+            # the struck piece: flagged starting, or already away from its place (struck from
+            # under a hand, 000 REGRA 12: gaucha's ten minutes, frame 10362, a foul)
+            struck = started[ib] or (
+                not prev.moving[ib] and cur.present[ib] and prev.present[ib]
+                and float(disp[ib]) >= start_mm
+            )  # fmt: skip
+            if struck and not started[ia] and woke and not prev.moving[ia]:
                 if cur.present[ia] and prev.present[ia]:
                     started[ia] = True
                     explained.add(b)
+                    started[ib] = True  # (explained: moved by the hit)
     cand = np.flatnonzero(started)
     starters = {str(ids[i]) for i in cand}
     groups: dict[str, list[str]] = {}
