@@ -37,6 +37,7 @@ U8 = NDArray[np.uint8]
 _BALL_MM2 = 78.5  # a 10 mm ball's footprint
 _MIN_BALL = 0.2  # of it: the least a ball's blob (white on a pale felt: its shaded rim is lost)
 _BALL_MIN_SCORE = 0.35
+_SPOT_RING = 3  # coarse pixels about a painted spot's box that must be bare to refresh it
 _SPOT_STILL = 0.5  # the least share a ball on a painted spot explains in a still
 _BALL_SURE = 0.6  # a fit this good is the ball (found well: the spots may be refreshed)
 # The candidates are fitted most ball-like first, at most _TRIED of them, and the best fit wins;
@@ -692,6 +693,16 @@ def refresh_spots(
         i0, j0 = (max(0, int(v - o) // s - 1) for v in lo[::-1])
         i1, j1 = (int(v - o) // s + 2 for v in hi[::-1])
         if hands[i0:i1, j0:j1].any():
+            continue
+        # a piece or a palm beside or over the mark shows about it too (a button carried onto
+        # a penalty mark, no solid yet, was blended in, and the bare mark it left was taken
+        # for the ball: paulista's ten minutes, frame 7202); the mark's own leftover does not
+        r0, c0 = max(0, i0 - _SPOT_RING), max(0, j0 - _SPOT_RING)
+        about = det._fg[r0 : i1 + _SPOT_RING, c0 : j1 + _SPOT_RING].copy()
+        # (a piece found there explains its own pixels: only what nothing explains counts)
+        about &= ~det._raster(solids, det._fg.shape)[r0 : i1 + _SPOT_RING, c0 : j1 + _SPOT_RING]
+        about[i0 - r0 : i1 - r0, j0 - c0 : j1 - c0] = False
+        if about.any():
             continue
         det.bg.blend(img, (ys, xs), 0.5)
 
