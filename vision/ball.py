@@ -118,19 +118,11 @@ def edge_lines(outline: FloatArray, core: float | None = None) -> tuple[F32, F32
     """A convex polygon's outward unit normals (E, 2) and offsets (E,) (float32), and the
     offsets of the lines of the polygon shrunk to ``core`` of its size about its mean vertex
     (empty without ``core``)."""
-    a = outline.astype(np.float32)
-    b = np.concatenate((a[1:], a[:1]))  # the next vertex (np.roll's result, without its cost)
-    e = b - a
-    area2 = float(np.sum(a[:, 0] * b[:, 1] - b[:, 0] * a[:, 1]))
-    n = np.empty_like(e)
-    n[:, 0], n[:, 1] = e[:, 1], -e[:, 0]
-    n *= np.float32(1.0 if area2 > 0 else -1.0)
-    n /= np.maximum(np.linalg.norm(n, axis=1, keepdims=True), 1e-9)
-    off = np.sum(n * a, axis=1)
+    n, off, mean = kernels.edge_normals(np.ascontiguousarray(outline, np.float64))
     if core is None:
         return n, off, np.zeros(0, np.float32)
-    mid_n = n @ a.mean(axis=0)
-    return n, off, mid_n + np.float32(core) * (off - mid_n)
+    mid_n = n @ mean  # numpy's product (its order): the kernel gives the rest bit for bit
+    return n, off, np.asarray(mid_n + np.float32(core) * (off - mid_n), np.float32)
 
 
 def _coverage(outline: FloatArray, uu: F32, vv: F32, core: float | None = None) -> F32:
@@ -182,12 +174,7 @@ def _make_line_kernel(d_px: FloatArray) -> F32:
     half = math.ceil(float(np.abs(d_px).max()) / 2.0) + 1
     k = np.zeros((2 * half + 1, 2 * half + 1), np.float32)
     n = max(2, math.ceil(float(np.hypot(*d_px)) * 4))
-    pts = half + np.linspace(-0.5, 0.5, n)[:, None] * d_px
-    f = np.floor(pts).astype(int)
-    w = pts - f
-    for dx, dy in ((0, 0), (1, 0), (0, 1), (1, 1)):
-        wt = (w[:, 0] if dx else 1 - w[:, 0]) * (w[:, 1] if dy else 1 - w[:, 1])
-        np.add.at(k, (f[:, 1] + dy, f[:, 0] + dx), wt)
+    kernels.splat(k, half + np.linspace(-0.5, 0.5, n)[:, None] * d_px)
     return k / k.sum()
 
 

@@ -1,11 +1,14 @@
 """Compiled kernels of the ball's fit (:mod:`vision.ball`): the soft coverage of a convex
-polygon over a region's pixels, and its derivatives in the polygon's position.
+polygon over a region's pixels, and its derivatives in the polygon's position; the polygon's
+edges; the motion streak's kernel.
 
 The signed distance to a convex polygon is the largest signed distance to its edges' lines;
 numpy built the (pixels x edges) table of them for every step of the fit (a 20 x 20 region,
 20 edges) and reduced it, several calls a step. The kernels take the edges' lines (float32,
 as :func:`vision.ball.edge_lines` gives them) and do numpy's float32 arithmetic pixel by
-pixel, in its order: the same values, bit for bit. Compiled once, cached beside this module.
+pixel, in its order: the same values, bit for bit; so do the edges' and the streak's kernels
+(numpy's calls on a few dozen numbers cost many times their arithmetic). Compiled once, cached
+beside this module.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from numpy.typing import NDArray
 
 F32 = NDArray[np.float32]
 
-__all__ = ["coverage", "coverage_d"]
+__all__ = ["coverage", "coverage_d", "edge_normals", "splat"]
 
 _HALF = np.float32(0.5)
 _ZERO = np.float32(0.0)
@@ -26,6 +29,77 @@ _ONE = np.float32(1.0)
 @njit(cache=True)
 def _ramp(c: np.float32) -> np.float32:
     return min(max(c, _ZERO), _ONE)
+
+
+@njit(cache=True)
+def _pairwise_sum(x: F32) -> np.float32:
+    """numpy's float32 sum of a short contiguous array (its pairwise order, eight partial
+    sums from eight items on), bit for bit (up to 128 items: a polygon's edges)."""
+    m = x.shape[0]
+    if m < 8:
+        res = _ZERO
+        for i in range(m):
+            res += x[i]
+        return res
+    r = x[:8].copy()
+    i = 8
+    while i < m - (m % 8):
+        for j in range(8):
+            r[j] += x[i + j]
+        i += 8
+    res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+    while i < m:
+        res += x[i]
+        i += 1
+    return res
+
+
+@njit(cache=True)
+def edge_normals(outline: NDArray[np.float64]) -> tuple[F32, F32, F32]:
+    """A convex polygon's (E, 2) outward unit normals and offsets (E,) in float32, and its
+    mean vertex (2,): :func:`vision.ball.edge_lines`'s numpy arithmetic in its order."""
+    ne = outline.shape[0]
+    a = outline.astype(np.float32)
+    cross = np.empty(ne, np.float32)
+    for i in range(ne):
+        j = i + 1 if i + 1 < ne else 0
+        cross[i] = a[i, 0] * a[j, 1] - a[j, 0] * a[i, 1]
+    sign = _ONE if _pairwise_sum(cross) > 0 else -_ONE
+    n = np.empty((ne, 2), np.float32)
+    off = np.empty(ne, np.float32)
+    tiny = np.float32(1e-9)
+    for i in range(ne):
+        j = i + 1 if i + 1 < ne else 0
+        n0 = (a[j, 1] - a[i, 1]) * sign
+        n1 = -(a[j, 0] - a[i, 0]) * sign
+        norm = max(np.sqrt(n0 * n0 + n1 * n1), tiny)
+        n0, n1 = n0 / norm, n1 / norm
+        n[i, 0], n[i, 1] = n0, n1
+        off[i] = n0 * a[i, 0] + n1 * a[i, 1]
+    mean = np.zeros(2, np.float32)  # numpy's mean over axis 0: row by row, then divided
+    for i in range(ne):
+        mean[0] += a[i, 0]
+        mean[1] += a[i, 1]
+    count = np.float32(ne)
+    mean[0] /= count
+    mean[1] /= count
+    return n, off, mean
+
+
+@njit(cache=True)
+def splat(k: F32, pts: NDArray[np.float64]) -> None:
+    """Add bilinear splats of the points (n, 2) (x, y; float64) into ``k`` (float32), as
+    ``np.add.at`` does it: corner by corner ((0, 0), (1, 0), (0, 1), (1, 1)), point by
+    point, each weight added in float64 and stored as float32."""
+    m = pts.shape[0]
+    for c in range(4):
+        dx, dy = c % 2, c // 2
+        for i in range(m):
+            fx, fy = np.floor(pts[i, 0]), np.floor(pts[i, 1])
+            wx, wy = pts[i, 0] - fx, pts[i, 1] - fy
+            wt = (wx if dx else 1.0 - wx) * (wy if dy else 1.0 - wy)
+            y, x = int(fy) + dy, int(fx) + dx
+            k[y, x] = np.float32(np.float64(k[y, x]) + wt)
 
 
 @njit(cache=True)

@@ -418,3 +418,86 @@ def test_band_pixels_are_every_pixel_near_an_outline(seed: int, aspect: float) -
     assert np.array_equal(yy, want_y + 70) and np.array_equal(xx, want_x + 60)
     np.testing.assert_allclose(ang, a[near], atol=1e-12)
     np.testing.assert_allclose(rad, d[near], atol=1e-12)
+
+
+def _edge_lines_numpy(
+    outline: np.ndarray, core: float | None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`vision.ball.edge_lines` as numpy computed it before its kernel."""
+    a = outline.astype(np.float32)
+    b = np.concatenate((a[1:], a[:1]))
+    e = b - a
+    area2 = float(np.sum(a[:, 0] * b[:, 1] - b[:, 0] * a[:, 1]))
+    n = np.empty_like(e)
+    n[:, 0], n[:, 1] = e[:, 1], -e[:, 0]
+    n *= np.float32(1.0 if area2 > 0 else -1.0)
+    n /= np.maximum(np.linalg.norm(n, axis=1, keepdims=True), 1e-9)
+    off = np.sum(n * a, axis=1)
+    if core is None:
+        return n, off, np.zeros(0, np.float32)
+    mid_n = n @ a.mean(axis=0)
+    return n, off, mid_n + np.float32(core) * (off - mid_n)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_compiled_edge_lines_are_numpys(seed: int) -> None:
+    """The compiled edges of a convex polygon (normals, offsets, the core's offsets) are
+    numpy's bit for bit: any vertex count (numpy's pairwise sum differs from a running one
+    from 8 items on), either winding, strided outlines, and points so close the polygon has
+    no area (whose winding's sign is the sum's rounding)."""
+    from vision.ball import edge_lines
+
+    rng = np.random.default_rng(seed)
+    for trial in range(300):
+        m = int(rng.integers(3, 70))
+        ang = np.sort(rng.uniform(0.0, 2 * np.pi, m))
+        r, c = rng.uniform(0.5, 40.0), rng.uniform(-2000.0, 2000.0, 2)
+        outline = np.column_stack([c[0] + r * np.cos(ang), c[1] + 0.7 * r * np.sin(ang)])
+        if trial % 4 == 0:
+            outline = c + rng.normal(0.0, 1e-3, (m, 2))
+        if trial % 3 == 0:
+            outline = outline[::-1]
+        outline = outline[:: 1 + trial % 2]
+        for core in (None, 0.7):
+            got, want = edge_lines(outline, core), _edge_lines_numpy(outline, core)
+            for g, w in zip(got, want, strict=True):
+                assert g.dtype == np.float32
+                assert np.array_equal(g, w, equal_nan=True)
+
+
+def test_compiled_pairwise_sum_is_numpys() -> None:
+    """The kernels' float32 sum (the sign of a polygon's winding) is numpy's, bit for bit,
+    where the order of the additions shows: terms of many magnitudes that cancel."""
+    from vision.ball_kernels import _pairwise_sum
+
+    rng = np.random.default_rng(7)
+    for m in [*range(1, 40), 64, 127, 128]:
+        for _ in range(20):
+            x = (rng.normal(0.0, 1.0, m) * 10.0 ** rng.integers(-3, 8, m)).astype(np.float32)
+            assert _pairwise_sum(x) == np.sum(x)
+
+
+def test_compiled_line_kernel_is_numpys() -> None:
+    """The motion streak's box kernel (bilinear splats, :func:`vision.ball._make_line_kernel`)
+    is what ``np.add.at`` made, bit for bit, for streaks of any length and direction."""
+    import math
+
+    from vision.ball import _make_line_kernel
+
+    def numpy_kernel(d_px: np.ndarray) -> np.ndarray:
+        half = math.ceil(float(np.abs(d_px).max()) / 2.0) + 1
+        k = np.zeros((2 * half + 1, 2 * half + 1), np.float32)
+        n = max(2, math.ceil(float(np.hypot(*d_px)) * 4))
+        pts = half + np.linspace(-0.5, 0.5, n)[:, None] * d_px
+        f = np.floor(pts).astype(int)
+        w = pts - f
+        for dx, dy in ((0, 0), (1, 0), (0, 1), (1, 1)):
+            wt = (w[:, 0] if dx else 1 - w[:, 0]) * (w[:, 1] if dy else 1 - w[:, 1])
+            np.add.at(k, (f[:, 1] + dy, f[:, 0] + dx), wt)
+        return k / k.sum()
+
+    rng = np.random.default_rng(5)
+    streaks = [rng.normal(0.0, 6.0, 2) for _ in range(300)]
+    streaks += [np.array([3.0, 0.0]), np.array([0.0, -7.5]), np.array([0.3, 0.3])]
+    for d in streaks:
+        assert np.array_equal(_make_line_kernel(d), numpy_kernel(d))
