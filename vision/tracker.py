@@ -364,7 +364,11 @@ class Tracker:
         lam = lam[:, None]
         log_jump = -dl / lam - np.log(2.0 * math.pi * lam * lam)
         # under a hand a piece is likely being flicked or carried
-        eps = np.where(hid | self.covered[act], cfg.p_impulse_hand, cfg.p_impulse)[:, None]
+        # (not a goalkeeper: its coach moves it by hand, 000 Art. 3, carried along, never
+        # flicked from under it; a fit in the hand 125 mm off took a covered keeper's track,
+        # paulista's ten minutes, frame 15991)
+        by_hand = (hid | self.covered[act]) & (self.kind_code[act] != 1)
+        eps = np.where(by_hand, cfg.p_impulse_hand, cfg.p_impulse)[:, None]
         compat = self._compat(act, dk[cols], dtm[cols])
         # Many visible pieces all gone from their places at once: an arrumação. Those not
         # found at once (a piece missed, one put back off its place) are looked for again in

@@ -657,3 +657,43 @@ def test_a_piece_seen_again_at_its_place_after_a_fit_at_the_hands_edge_is_at_res
     assert not any(moving)
     assert tf.status[kb] == "hidden"
     assert tf.xy_mm[kb].tolist() == pytest.approx([b[2], b[3]], abs=1.5)
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("false_at", [(19.4, -123.6), (19.4, 123.6), (30.0, -100.0)])
+def test_a_goalkeeper_under_a_hand_does_not_jump_to_a_fit_in_the_hand(
+    seed: int, false_at: tuple[float, float]
+) -> None:
+    """A coach's hand over the goal area hides the goalkeeper, and the hand's edge 100-125 mm
+    away is fitted as a goalkeeper (weakly, a loose fit): the goalkeeper's track stays at its
+    place, and is found there again when the hand lifts - it never moved (paulista's ten
+    minutes, frame 15991: the track jumped 125 mm into the hand, and its jump back as a button
+    passed was taken for a flick that touched an opponent, a foul given to the wrong team). A
+    goalkeeper is moved by its coach's hand, carried along, never flicked from under it."""
+    rng = np.random.default_rng(seed)
+    rows = roster_rows()
+    tr = Tracker()
+    keeper = rows[0]
+    tf = tr.update(dets(rows, 0, rng))
+    name = str(id_at(tf, keeper[2], keeper[3]))
+    for f in range(1, 10):
+        tr.update(dets(rows, f, rng))
+    k = tf.index(name)
+    rest = rows[1:]
+    gx, gy = keeper[2] + false_at[0], keeper[3] + false_at[1]
+    # the hand covers the keeper; its edge passes 3 mm beyond the false fit
+    hand = square((keeper[2] + gx) / 2.0, (keeper[3] + gy) / 2.0, np.hypot(*false_at) / 2 + 3.0)
+    for f in range(10, 13):
+        tr.update(dets(rows, f, rng, hands=[hand]))
+    for f in range(13, 21):
+        d = dets([*rest, ("goalkeeper", "A", gx, gy)], f, rng, hands=[hand],
+                 conf=[1.0] * len(rest) + [0.48])  # fmt: skip
+        d.sigma_mm[-1] = 1.16
+        tf = tr.update(d)
+        assert tf.xy_mm[k].tolist() == pytest.approx([keeper[2], keeper[3]], abs=3.0)
+        assert not tf.moving[k]
+    for f in range(21, 30):
+        tf = tr.update(dets(rows, f, rng))
+        assert tf.xy_mm[k].tolist() == pytest.approx([keeper[2], keeper[3]], abs=3.0)
+        assert not tf.moving[k]
+    assert tf.status[k] == "seen"
