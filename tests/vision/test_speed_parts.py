@@ -479,22 +479,10 @@ def test_compiled_pairwise_sum_is_numpys() -> None:
 
 def test_compiled_line_kernel_is_numpys() -> None:
     """The motion streak's box kernel (bilinear splats, :func:`vision.ball._make_line_kernel`)
-    is what ``np.add.at`` made, bit for bit, for streaks of any length and direction."""
-    import math
-
+    is what ``np.add.at`` made, bit for bit, for streaks of any length and direction: the
+    renderer's kernel, which draws the blur the fit models, is that numpy code."""
+    from simulator.render import _motion_kernel as numpy_kernel
     from vision.ball import _make_line_kernel
-
-    def numpy_kernel(d_px: np.ndarray) -> np.ndarray:
-        half = math.ceil(float(np.abs(d_px).max()) / 2.0) + 1
-        k = np.zeros((2 * half + 1, 2 * half + 1), np.float32)
-        n = max(2, math.ceil(float(np.hypot(*d_px)) * 4))
-        pts = half + np.linspace(-0.5, 0.5, n)[:, None] * d_px
-        f = np.floor(pts).astype(int)
-        w = pts - f
-        for dx, dy in ((0, 0), (1, 0), (0, 1), (1, 1)):
-            wt = (w[:, 0] if dx else 1 - w[:, 0]) * (w[:, 1] if dy else 1 - w[:, 1])
-            np.add.at(k, (f[:, 1] + dy, f[:, 0] + dx), wt)
-        return k / k.sum()
 
     rng = np.random.default_rng(5)
     streaks = [rng.normal(0.0, 6.0, 2) for _ in range(300)]
