@@ -680,6 +680,7 @@ def refresh_spots(
         return
     far = 3.0 * det.sizes.ball_diameter
     s, o = det.stride, det.stride // 2
+    unexplained: NDArray[np.bool_] | None = None  # the foreground no solid explains, once
     for xy, (ys, xs) in spot_pixels(det):
         if not len(ys) or float(np.hypot(*(ball.xy_mm - xy))) <= far:
             continue
@@ -697,10 +698,11 @@ def refresh_spots(
         # a piece or a palm beside or over the mark shows about it too (a button carried onto
         # a penalty mark, no solid yet, was blended in, and the bare mark it left was taken
         # for the ball: paulista's ten minutes, frame 7202); the mark's own leftover does not
-        r0, c0 = max(0, i0 - _SPOT_RING), max(0, j0 - _SPOT_RING)
-        about = det._fg[r0 : i1 + _SPOT_RING, c0 : j1 + _SPOT_RING].copy()
         # (a piece found there explains its own pixels: only what nothing explains counts)
-        about &= ~det._raster(solids, det._fg.shape)[r0 : i1 + _SPOT_RING, c0 : j1 + _SPOT_RING]
+        if unexplained is None:
+            unexplained = det._fg & ~det._raster(solids, det._fg.shape)
+        r0, c0 = max(0, i0 - _SPOT_RING), max(0, j0 - _SPOT_RING)
+        about = unexplained[r0 : i1 + _SPOT_RING, c0 : j1 + _SPOT_RING].copy()
         about[i0 - r0 : i1 - r0, j0 - c0 : j1 - c0] = False
         if about.any():
             continue
