@@ -1,4 +1,5 @@
-"""The camera model: table millimetres <-> image pixels, OpenCV conventions, pure numpy.
+"""The camera model: table millimetres <-> image pixels, OpenCV conventions, numpy (the forward
+projection compiled: :mod:`calibration.projection`).
 
 A :class:`Camera` is a transform object (like scikit-image's): ``camera(xyz_mm)`` projects
 table-frame points to pixels, ``camera.inverse(uv_px, z_mm)`` brings pixels back down to the
@@ -31,6 +32,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
+
+from calibration.projection import project
 
 if TYPE_CHECKING:
     from calibration.estimate import CalibrationResult
@@ -148,6 +151,17 @@ class Camera:
         k = self.K
         object.__setattr__(self, "_k", tuple(float(k[i, j]) for i, j in _K_USED))
         object.__setattr__(self, "_Rt", rot.T)
+        # the compiled projection's arguments (:mod:`calibration.projection`)
+        object.__setattr__(
+            self,
+            "_proj",
+            (
+                np.ascontiguousarray(rot.T),
+                np.array(self.tvec, float),
+                np.array(self.dist, float),
+                np.array([k[i, j] for i, j in _K_USED], float),
+            ),
+        )
 
     # ------------------------------------------------------------------ derived
     @property
@@ -198,10 +212,15 @@ class Camera:
         return out
 
     def table_to_image(self, xyz_mm: ArrayLike) -> FloatArray:
-        """Project table points (N, 3) mm to pixels (N, 2); NaN for points behind the camera."""
-        pc = self.to_camera_frame(xyz_mm)
-        z = np.where(pc[:, 2] > 1e-9, pc[:, 2], np.nan)
-        return self._to_pixels(self.distort(pc[:, :2] / z[:, None]))
+        """Project table points (N, 3) mm to pixels (N, 2); NaN for points behind the camera.
+
+        Compiled (:func:`calibration.projection.project`): the arithmetic of
+        :meth:`to_camera_frame`, :meth:`distort` and the intrinsics, in their order."""
+        if type(xyz_mm) is np.ndarray and xyz_mm.ndim == 2 and xyz_mm.shape[1] == 3:
+            xyz = xyz_mm if xyz_mm.dtype == np.float64 else xyz_mm.astype(np.float64)
+        else:
+            xyz = _points(xyz_mm, 3, "xyz_mm")
+        return project(np.ascontiguousarray(xyz), *self._proj)  # type: ignore[attr-defined]
 
     __call__ = table_to_image
 
