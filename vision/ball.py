@@ -278,6 +278,7 @@ class _Model:
         self.d = (image - bg)[valid]  # (P, 3)
         self.b = bg[valid]
         self.a3 = None if self.hide is None else self.hide[valid].astype(np.float64)
+        self._a3 = np.zeros(0) if self.a3 is None else self.a3  # the kernels' form
         self._ref: tuple[FloatArray, FloatArray, FloatArray] | None = None
 
     def _blur(self, a: F32, p: FloatArray, hidden: bool = True) -> F32:
@@ -317,55 +318,33 @@ class _Model:
         both = self._blur(_coverage(outline, self.uu, self.vv, _CORE), p, hidden)
         return both[:, :, 0], both[:, :, 1]
 
-    def _colours(self, a1: FloatArray, a2: FloatArray) -> tuple[FloatArray, FloatArray, FloatArray]:
-        """The colours (k, 3) that explain the pixels best for the coverages ``a1`` (the core),
-        ``a2`` (the rim) and, with a piece in front, its share; the coverages (P, k), and
-        their Gram matrix (k, k) regularised."""
-        cols = [a1, a2] if self.a3 is None else [a1, a2, self.a3]
-        aa = np.column_stack(cols)
-        # d = sum_j a_j (c_j - b): per channel, y = d + (sum_j a_j) b = sum_j a_j c_j
-        y = self.d + aa.sum(axis=1)[:, None] * self.b
-        m = aa.T @ aa + 1e-6 * np.eye(len(cols))
-        c = np.linalg.solve(m, aa.T @ y)  # (k, 3)
-        return c, aa, m
-
     def residual_jac(self, p: FloatArray) -> tuple[FloatArray, FloatArray]:
         """Residuals (P * 3,) at ``p`` and their derivatives (P * 3, 2) in the footprint centre
         (mm), the colours held at their optimum and the change the colours can absorb projected
         out (variable projection, Kaufman's form: the gradient is exact, so is the fit's
-        optimum)."""
+        optimum). The colours' closed form and the projection compiled
+        (:func:`vision.ball_kernels.residual_jac`)."""
         outline = self.outline(p[:2])[::2]
         maps = self._blur(_coverage_d(outline, self.uu, self.vv, _CORE), p)[self.valid]
         assert self._ref is not None
         jac_uv = self._ref[2]  # d(uv)/d(xy) of the centre: the silhouette moves with it
-        a1 = maps[:, 1].astype(np.float64)
-        a2 = maps[:, 0].astype(np.float64) - a1
-        c, aa, m = self._colours(a1, a2)
-        r = self.d - aa @ c + aa.sum(axis=1)[:, None] * self.b
-        d_whole = maps[:, 2:4].astype(np.float64) @ jac_uv  # (P, 2): d/dx, d/dy (mm)
-        d_a1 = maps[:, 4:6].astype(np.float64) @ jac_uv
-        d_a2 = d_whole - d_a1
-        m_inv = np.linalg.inv(m)
-        jac = np.empty((r.size, 2))
-        for k in range(2):
-            v = -(d_a1[:, k, None] * (c[0] - self.b) + d_a2[:, k, None] * (c[1] - self.b))
-            v -= aa @ (m_inv @ (aa.T @ v))  # what a change of colour would absorb
-            jac[:, k] = v.ravel()
-        return r.ravel(), jac
+        return kernels.residual_jac(maps, jac_uv, self._a3, self.d, self.b)
 
     def residual(self, p: FloatArray) -> tuple[FloatArray, FloatArray, F32]:
         """Residuals (P * 3,), the fitted colours (2, 3) of the ball's core and rim, and its
         coverage.
 
         A ball is lit from above: its core is brighter than its rim (and on a pale felt the
-        rim is darker than the felt, the core lighter); two colours, solved in closed form.
+        rim is darker than the felt, the core lighter); two colours (a third for a piece in
+        front), solved in closed form (:func:`vision.ball_kernels.colour_residual`): the
+        pixels' deviation from the table ``d = sum_j a_j (c_j - b)`` for the coverages ``a_j``
+        of the core, the rim (the whole less the core) and the piece.
         """
         whole, inner = self.alpha(p)
-        a1 = inner[self.valid].astype(np.float64)
-        a2 = whole[self.valid].astype(np.float64) - a1
-        c, aa, _ = self._colours(a1, a2)
-        r = self.d - aa @ c + aa.sum(axis=1)[:, None] * self.b
-        return r.ravel(), np.asarray(c[:2], np.float64), whole
+        r, c = kernels.colour_residual(
+            whole[self.valid], inner[self.valid], self._a3, self.d, self.b
+        )
+        return r, np.asarray(c[:2], np.float64), whole
 
 
 def fit_ball(

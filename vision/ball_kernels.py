@@ -19,7 +19,7 @@ from numpy.typing import NDArray
 
 F32 = NDArray[np.float32]
 
-__all__ = ["coverage", "coverage_d", "edge_normals", "splat"]
+__all__ = ["colour_residual", "coverage", "coverage_d", "edge_normals", "residual_jac", "splat"]
 
 _HALF = np.float32(0.5)
 _ZERO = np.float32(0.0)
@@ -164,3 +164,108 @@ def coverage_d(n: F32, off: F32, off_core: F32, uu: F32, vv: F32) -> F32:
             if _ZERO < cov_c < _ONE:
                 out[y, x, 4], out[y, x, 5] = n[kc, 0], n[kc, 1]
     return out
+
+
+@njit(cache=True)
+def _colour_fit(
+    a1: NDArray[np.float64],
+    a2: NDArray[np.float64],
+    a3: NDArray[np.float64],
+    d: F32,
+    b: F32,
+) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
+    """The colours (k, 3) that explain the pixels' deviations ``d`` (P, 3) from the table
+    ``b`` (P, 3) best for the coverages ``a1``, ``a2`` and (when not empty) ``a3`` (P,);
+    the coverages (P, k), their Gram matrix (k, k) regularised, and the residuals (P, 3)."""
+    p = a1.shape[0]
+    k = 2 if a3.shape[0] == 0 else 3
+    aa = np.empty((p, k))
+    for i in range(p):
+        aa[i, 0] = a1[i]
+        aa[i, 1] = a2[i]
+        if k == 3:
+            aa[i, 2] = a3[i]
+    m = np.zeros((k, k))
+    rhs = np.zeros((k, 3))
+    total = np.empty(p)
+    for i in range(p):
+        s = aa[i, 0] + aa[i, 1]
+        if k == 3:
+            s += aa[i, 2]
+        total[i] = s
+        for ch in range(3):
+            y = d[i, ch] + s * b[i, ch]  # d = sum_j a_j (c_j - b): y = sum_j a_j c_j
+            for j in range(k):
+                rhs[j, ch] += aa[i, j] * y
+        for j in range(k):
+            for q in range(k):
+                m[j, q] += aa[i, j] * aa[i, q]
+    for j in range(k):
+        m[j, j] += 1e-6
+    c: NDArray[np.float64] = np.linalg.solve(m, rhs)  # type: ignore[assignment]
+    r = np.empty((p, 3))
+    for i in range(p):
+        for ch in range(3):
+            fit = 0.0
+            for j in range(k):
+                fit += aa[i, j] * c[j, ch]
+            r[i, ch] = d[i, ch] - fit + total[i] * b[i, ch]
+    return c, aa, m, r
+
+
+@njit(cache=True)
+def colour_residual(
+    whole: F32, inner: F32, a3: NDArray[np.float64], d: F32, b: F32
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """The residuals (P * 3,) and the fitted colours (k, 3) of the ball's coverage ``whole``
+    (P,), its core's ``inner`` (P,) and a piece in front's ``a3`` (P,) or empty: the core's
+    colour, the rim's (the whole less the core), the piece's."""
+    a1 = inner.astype(np.float64)
+    a2 = whole.astype(np.float64) - a1
+    c, _, _, r = _colour_fit(a1, a2, a3, d, b)
+    return r.ravel(), c
+
+
+@njit(cache=True)
+def residual_jac(
+    maps: F32, jac_uv: NDArray[np.float64], a3: NDArray[np.float64], d: F32, b: F32
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """:meth:`vision.ball._Model.residual_jac` from the coverages and their derivatives in
+    the silhouette's position (P, 6) (:func:`coverage_d`'s, blurred) and its Jacobian
+    ``jac_uv`` (2, 2) in the footprint's: the residuals (P * 3,) and their derivatives
+    (P * 3, 2), the colours held at their optimum and the change a colour can absorb
+    projected out (variable projection, Kaufman's form)."""
+    p = maps.shape[0]
+    a1 = np.empty(p)
+    a2 = np.empty(p)
+    d_a1 = np.empty((p, 2))
+    d_a2 = np.empty((p, 2))
+    for i in range(p):
+        a1[i] = np.float64(maps[i, 1])
+        a2[i] = np.float64(maps[i, 0]) - a1[i]
+        for q in range(2):
+            whole = np.float64(maps[i, 2]) * jac_uv[0, q] + np.float64(maps[i, 3]) * jac_uv[1, q]
+            core = np.float64(maps[i, 4]) * jac_uv[0, q] + np.float64(maps[i, 5]) * jac_uv[1, q]
+            d_a1[i, q] = core
+            d_a2[i, q] = whole - core
+    c, aa, m, r = _colour_fit(a1, a2, a3, d, b)
+    k = aa.shape[1]
+    m_inv = np.linalg.inv(m)
+    jac = np.empty((p * 3, 2))
+    v = np.empty((p, 3))
+    for q in range(2):
+        t = np.zeros((k, 3))
+        for i in range(p):
+            for ch in range(3):
+                x = -(d_a1[i, q] * (c[0, ch] - b[i, ch]) + d_a2[i, q] * (c[1, ch] - b[i, ch]))
+                v[i, ch] = x
+                for j in range(k):
+                    t[j, ch] += aa[i, j] * x
+        u = m_inv @ t  # (k, 3): the colours' change that absorbs the most of v
+        for i in range(p):
+            for ch in range(3):
+                x = v[i, ch]
+                for j in range(k):
+                    x -= aa[i, j] * u[j, ch]
+                jac[i * 3 + ch, q] = x
+    return r.ravel(), jac

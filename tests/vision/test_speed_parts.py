@@ -489,3 +489,53 @@ def test_compiled_line_kernel_is_numpys() -> None:
     streaks += [np.array([3.0, 0.0]), np.array([0.0, -7.5]), np.array([0.3, 0.3])]
     for d in streaks:
         assert np.array_equal(_make_line_kernel(d), numpy_kernel(d))
+
+
+def _colour_residual_numpy(
+    a1: np.ndarray, a2: np.ndarray, a3: np.ndarray | None, d: np.ndarray, b: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The ball fit's colours in closed form as numpy computed them: residuals (P, 3),
+    colours (k, 3), coverages (P, k), Gram matrix (k, k)."""
+    aa = np.column_stack([a1, a2] if a3 is None else [a1, a2, a3])
+    y = d + aa.sum(axis=1)[:, None] * b
+    m = aa.T @ aa + 1e-6 * np.eye(aa.shape[1])
+    c = np.linalg.solve(m, aa.T @ y)
+    return d - aa @ c + aa.sum(axis=1)[:, None] * b, c, aa, m
+
+
+@pytest.mark.parametrize(("seed", "hidden"), [(0, False), (1, True), (2, False), (3, True)])
+def test_compiled_ball_residuals_are_numpys(seed: int, hidden: bool) -> None:
+    """The ball fit's colours, residuals and their Jacobian (variable projection) compiled
+    (:mod:`vision.ball_kernels`) are the numpy computation's to rounding: with and without a
+    piece in front (a third colour), on coverages of any shape."""
+    from vision import ball_kernels as kernels
+
+    rng = np.random.default_rng(seed)
+    p = int(rng.integers(30, 700))
+    maps = rng.uniform(0.0, 1.0, (p, 6)).astype(np.float32)
+    maps[:, 1] *= maps[:, 0]  # the core within the whole
+    maps[:, 2:] = rng.normal(0.0, 0.5, (p, 4)).astype(np.float32)
+    d = rng.normal(0.0, 40.0, (p, 3)).astype(np.float32)
+    b = rng.uniform(30.0, 220.0, (p, 3)).astype(np.float32)
+    a3 = rng.uniform(0.0, 1.0, p) if hidden else None
+    jac_uv = rng.normal(0.0, 1.0, (2, 2))
+    a1 = maps[:, 1].astype(np.float64)
+    a2 = maps[:, 0].astype(np.float64) - a1
+    r_ref, c_ref, aa, m = _colour_residual_numpy(a1, a2, a3, d, b)
+    empty = np.zeros(0)
+    r, c = kernels.colour_residual(maps[:, 0], maps[:, 1], empty if a3 is None else a3, d, b)
+    np.testing.assert_allclose(c, c_ref, rtol=1e-9, atol=1e-9)
+    np.testing.assert_allclose(r, r_ref.ravel(), rtol=1e-9, atol=1e-9)
+    # the Jacobian: the coverages' change with the colours held, less what they can absorb
+    d_whole = maps[:, 2:4].astype(np.float64) @ jac_uv
+    d_a1 = maps[:, 4:6].astype(np.float64) @ jac_uv
+    d_a2 = d_whole - d_a1
+    m_inv = np.linalg.inv(m)
+    jac_ref = np.empty((r_ref.size, 2))
+    for k in range(2):
+        v = -(d_a1[:, k, None] * (c_ref[0] - b) + d_a2[:, k, None] * (c_ref[1] - b))
+        v -= aa @ (m_inv @ (aa.T @ v))
+        jac_ref[:, k] = v.ravel()
+    r2, jac = kernels.residual_jac(maps, jac_uv, empty if a3 is None else a3, d, b)
+    np.testing.assert_allclose(r2, r_ref.ravel(), rtol=1e-9, atol=1e-9)
+    np.testing.assert_allclose(jac, jac_ref, rtol=1e-9, atol=1e-9)
