@@ -61,37 +61,28 @@ _SHADOW_PX = 1.5  # reach (Gaussian sigma, px) of the cast shadow carried under 
 def sphere_outline(
     camera: Camera, centre_mm: FloatArray, radius_mm: float, n: int = _N
 ) -> FloatArray:
-    """Silhouette (n, 2) px of a sphere: the circle where the cone from the camera touches it."""
-    c = np.asarray(centre_mm, np.float64)
-    to_cam = camera.centre_mm - c
-    d = float(np.linalg.norm(to_cam))
-    axis = to_cam / d
-    rho = radius_mm * math.sqrt(max(1.0 - (radius_mm / d) ** 2, 0.0))
-    e1 = _cross(axis, (0.0, 0.0, 1.0) if abs(axis[2]) < 0.9 else (1.0, 0.0, 0.0))
-    e1 /= np.linalg.norm(e1)
-    e2 = _cross(axis, e1)
+    """Silhouette (n, 2) px of a sphere: the circle where the cone from the camera touches it
+    (compiled: :func:`vision.ball_kernels.sphere_outline`)."""
     cos, sin = _ring(n)
-    ring = cos * e1 + sin * e2
-    return camera.table_to_image(c + axis * radius_mm**2 / d + rho * ring)
-
-
-def _cross(a: FloatArray, b: Sequence[float] | FloatArray) -> FloatArray:
-    """``np.cross`` of two 3-vectors, the same products and differences without its
-    broadcasting machinery (many times the arithmetic's cost for one pair)."""
-    a0, a1, a2 = (float(v) for v in a)
-    b0, b1, b2 = (float(v) for v in b)
-    return np.array([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0])
+    return kernels.sphere_outline(
+        np.asarray(centre_mm, np.float64),
+        float(radius_mm),
+        camera.centre_mm,
+        cos,
+        sin,
+        *camera._proj,  # type: ignore[attr-defined]
+    )
 
 
 _RINGS: dict[int, tuple[FloatArray, FloatArray]] = {}
 
 
 def _ring(n: int) -> tuple[FloatArray, FloatArray]:
-    """Cosines and sines (n, 1) of ``n`` angles round a circle (computed once per ``n``)."""
+    """Cosines and sines (n,) of ``n`` angles round a circle (computed once per ``n``)."""
     got = _RINGS.get(n)
     if got is None:
         ang = np.linspace(0.0, 2.0 * np.pi, n, endpoint=False)
-        got = _RINGS[n] = (np.cos(ang)[:, None], np.sin(ang)[:, None])
+        got = _RINGS[n] = (np.cos(ang), np.sin(ang))
         for a in got:
             a.flags.writeable = False
     return got

@@ -17,9 +17,19 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
+from calibration.projection import project
+
 F32 = NDArray[np.float32]
 
-__all__ = ["colour_residual", "coverage", "coverage_d", "edge_normals", "residual_jac", "splat"]
+__all__ = [
+    "colour_residual",
+    "coverage",
+    "coverage_d",
+    "edge_normals",
+    "residual_jac",
+    "sphere_outline",
+    "splat",
+]
 
 _HALF = np.float32(0.5)
 _ZERO = np.float32(0.0)
@@ -269,3 +279,46 @@ def residual_jac(
                     x -= aa[i, j] * u[j, ch]
                 jac[i * 3 + ch, q] = x
     return r.ravel(), jac
+
+
+@njit(cache=True)
+def sphere_outline(
+    c: NDArray[np.float64],
+    radius: float,
+    eye: NDArray[np.float64],
+    cos: NDArray[np.float64],
+    sin: NDArray[np.float64],
+    rt: NDArray[np.float64],
+    t: NDArray[np.float64],
+    dist: NDArray[np.float64],
+    k: NDArray[np.float64],
+) -> NDArray[np.float64]:
+    """Silhouette (n, 2) px of a sphere (centre ``c`` (3,) mm, ``radius``) seen from ``eye``
+    (3,) mm, the camera's centre: the circle where the cone from the camera touches it, at
+    the angles of ``cos``, ``sin`` (n,); projected by :func:`calibration.projection.project`
+    (the camera's ``rt``, ``t``, ``dist``, ``k``)."""
+    to_cam = eye - c
+    d = np.sqrt(to_cam[0] * to_cam[0] + to_cam[1] * to_cam[1] + to_cam[2] * to_cam[2])
+    axis = to_cam / d
+    q = radius / d
+    rho = radius * np.sqrt(max(1.0 - q * q, 0.0))
+    # e1 = axis x up (up = z, or x when the axis is near vertical), e2 = axis x e1
+    if abs(axis[2]) < 0.9:
+        e1 = np.array([axis[1], -axis[0], 0.0])
+    else:
+        e1 = np.array([0.0, axis[2], -axis[1]])
+    e1 /= np.sqrt(e1[0] * e1[0] + e1[1] * e1[1] + e1[2] * e1[2])
+    e2 = np.array(
+        [
+            axis[1] * e1[2] - axis[2] * e1[1],
+            axis[2] * e1[0] - axis[0] * e1[2],
+            axis[0] * e1[1] - axis[1] * e1[0],
+        ]
+    )
+    n = cos.shape[0]
+    pts = np.empty((n, 3))
+    base = c + axis * (radius * radius / d)
+    for i in range(n):
+        for j in range(3):
+            pts[i, j] = base[j] + rho * (cos[i] * e1[j] + sin[i] * e2[j])
+    return project(pts, rt, t, dist, k)

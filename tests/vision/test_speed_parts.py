@@ -539,3 +539,22 @@ def test_compiled_ball_residuals_are_numpys(seed: int, hidden: bool) -> None:
     r2, jac = kernels.residual_jac(maps, jac_uv, empty if a3 is None else a3, d, b)
     np.testing.assert_allclose(r2, r_ref.ravel(), rtol=1e-9, atol=1e-9)
     np.testing.assert_allclose(jac, jac_ref, rtol=1e-9, atol=1e-9)
+
+
+@pytest.mark.parametrize("preset", ["overhead", "tilted", "wide"])
+def test_compiled_sphere_outline_is_the_renderers(preset: str) -> None:
+    """The ball's silhouette compiled (:func:`vision.ball.sphere_outline`) is the renderer's
+    numpy one (:func:`simulator.render.sphere_silhouette`) to rounding, seen from straight
+    above (the ring's axes from x) and obliquely (from z), on a non-square image."""
+    from simulator.render import sphere_silhouette
+    from vision.ball import sphere_outline
+
+    cam = preset_camera(preset, TABLE, (1280, 720))
+    rng = np.random.default_rng(3)
+    for _ in range(50):
+        centre = np.array([*rng.uniform([-900.0, -500.0], [900.0, 500.0]), rng.uniform(1, 30)])
+        r = float(rng.uniform(3.0, 15.0))
+        for n in (20, 40, 64):
+            np.testing.assert_allclose(
+                sphere_outline(cam, centre, r, n), sphere_silhouette(cam, centre, r, n), atol=1e-9
+            )
