@@ -63,6 +63,7 @@ _EXPECTED_SHARE = 0.2
 _EXPECTED_SCORE = 0.5
 _EXPECTED_MOVING_MM = 2.0
 _LOST = "ball:lost"  # the memory's kind for a blob a sure ball beat (:func:`remember_lost`)
+_BAR = "ball:bar"  # and for a crossbar's ghost (:func:`_on_crossbar`)
 _MAX_STREAK_PX = 45.0  # a ball's motion blur: 4 m/s over 1/100 s at 1 mm a pixel
 _ON_FRAME = 0.7  # a blob this much on a goal's crossbar is the goal's (a ball: about half)
 _HIDDEN = 0.9  # a fit that sees less of its silhouette is partly hidden (beside a piece)
@@ -210,7 +211,7 @@ def ball_elsewhere(
             or det.memory.rejected(det._sub, uv, _LOST, hands)
         ):
             continue
-        if det._last_image is not None and _on_crossbar(det, det._last_image, uv):
+        if det._last_image is not None and _on_crossbar(det, det._last_image, uv, hands):
             continue  # no candidate of the search either
         return True
     return False
@@ -330,11 +331,20 @@ def hand_like(det: Detector, fit: BallFit, hands: NDArray[np.bool_], uv: FloatAr
     return float(np.abs(chroma - skin / max(float(skin.sum()), 1.0)).sum()) < _HAND_CHROMA
 
 
-def _on_crossbar(det: Detector, img: U8, uv: FloatArray) -> bool:
+def _on_crossbar(det: Detector, img: U8, uv: FloatArray, hands: NDArray[np.bool_]) -> bool:
     """Whether a blob (its pixels, px) lies on a goal's crossbar in the bar's colours: the bar
-    a goalkeeper hid while the table was learned, no ball (:func:`find_ball`)."""
+    a goalkeeper hid while the table was learned, no ball (:func:`find_ball`). Such a ghost
+    stays for many frames: one found is remembered (:data:`_BAR`) and holds while its pixels
+    and the hands about it stay the same (a ball arriving changes them)."""
     bars = det._crossbars()
-    return _on_mask(bars, uv) >= _ON_FRAME and _bar_coloured(det, img, bars, uv)
+    if _on_mask(bars, uv) < _ON_FRAME:
+        return False
+    if det.learned and det.memory.rejected(det._sub, uv, _BAR, hands):
+        return True
+    if _bar_coloured(det, img, bars, uv):
+        det._reject(uv, hands, _BAR)
+        return True
+    return False
 
 
 def _on_mask(mask: NDArray[np.bool_], uv: FloatArray) -> float:
@@ -397,7 +407,7 @@ def find_ball(
     # was learned, painted as felt, was fitted as a ball 25-30 mm inside the goal once the
     # goalkeeper moved); a ball under a bar (into a goal) shows beyond it. Its fit keeps the
     # bar's pixels: where the table's model is right they are explained
-    cands = [b for b in cands if not _on_crossbar(det, img, b[2])]
+    cands = [b for b in cands if not _on_crossbar(det, img, b[2], hands)]
     ball_excluded, hiders = ball_masks(det, solids, hands)
     # every solid's grown pixels and the hands': the ball's mask and the goalkeepers' grown
     # (a dilation of a union is the union of the dilations: the same mask as from all solids
