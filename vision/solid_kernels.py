@@ -14,9 +14,11 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
+from calibration.projection import project
+
 FloatArray = NDArray[np.float64]
 
-__all__ = ["band_pixels", "radial_sd", "soft_silhouette"]
+__all__ = ["band_pixels", "projected_points", "radial_sd", "soft_silhouette"]
 
 
 @njit(cache=True)
@@ -224,3 +226,46 @@ def band_pixels(
                 yy[k], xx[k], ang[k], rad[k] = y, x, a, r
                 k += 1
     return yy[:k], xx[:k], ang[:k], rad[:k]
+
+
+@njit(cache=True)
+def projected_points(
+    xyz: FloatArray,
+    dxdp: FloatArray,
+    eps: float,
+    rt: FloatArray,
+    t: FloatArray,
+    dist: FloatArray,
+    k: FloatArray,
+) -> tuple[FloatArray, FloatArray, bool]:
+    """A solid's points (K, 3) mm projected (K, 2) px, with d(uv)/dp (K, 2, P) from their
+    dX/dp (K, 3, P): the image's derivatives in table x and y by a shift of ``eps`` mm (the
+    points' own height held), chained. False when a point does not project (behind the
+    camera). The camera's arguments are :func:`calibration.projection.project`'s."""
+    n = xyz.shape[0]
+    pts = np.empty((3 * n, 3))
+    for i in range(n):
+        for c in range(3):
+            pts[i, c] = xyz[i, c]
+            pts[n + i, c] = xyz[i, c]
+            pts[2 * n + i, c] = xyz[i, c]
+        pts[n + i, 0] = xyz[i, 0] + eps
+        pts[2 * n + i, 1] = xyz[i, 1] + eps
+    uv_all = project(pts, rt, t, dist, k)
+    npar = dxdp.shape[2]
+    uv = np.empty((n, 2))
+    jac = np.empty((n, 2, npar))
+    for i in range(n):
+        for c in range(2):
+            uv[i, c] = uv_all[i, c]
+    ok = True
+    for i in range(3 * n):
+        if not (np.isfinite(uv_all[i, 0]) and np.isfinite(uv_all[i, 1])):
+            ok = False
+    for i in range(n):
+        for c in range(2):
+            ux = (uv_all[n + i, c] - uv_all[i, c]) / eps
+            uy = (uv_all[2 * n + i, c] - uv_all[i, c]) / eps
+            for p in range(npar):
+                jac[i, c, p] = ux * dxdp[i, 0, p] + uy * dxdp[i, 1, p]
+    return uv, jac, ok

@@ -168,7 +168,6 @@ def _densify(poly: FloatArray, per_edge: int = 8) -> FloatArray:
 
 _Polygons = tuple[FloatArray, FloatArray, FloatArray, FloatArray]
 _SHIFT_EPS = 0.25
-_SHIFT = np.array([[_SHIFT_EPS, 0.0, 0.0], [0.0, _SHIFT_EPS, 0.0]])
 # the last few solids' polygons: a fit asks for the same ones again (reading its pixels, then
 # predicting them; its hull at the end), and they are the costliest part of a step
 _POLY_CACHE: list[tuple[Camera, tuple[object, ...], _Polygons | None]] = []
@@ -190,15 +189,10 @@ def _polygons(camera: Camera, s: Solid) -> _Polygons | None:
 
 def _polygons_of(camera: Camera, s: Solid) -> _Polygons | None:
     xyz, dxdp = s.points()
-    eps = _SHIFT_EPS
-    k = len(xyz)
-    shift = _SHIFT
-    uv_all = camera.table_to_image(np.concatenate([xyz, xyz + shift[0], xyz + shift[1]]))
-    if not np.isfinite(uv_all).all():
+    # projected with their Jacobians by shifts of _SHIFT_EPS in x and y (compiled)
+    uv, jac, ok = kernels.projected_points(xyz, dxdp, _SHIFT_EPS, *camera._proj)  # type: ignore[attr-defined]
+    if not ok:
         return None
-    uv = uv_all[:k]
-    ux, uy = (uv_all[k : 2 * k] - uv) / eps, (uv_all[2 * k :] - uv) / eps
-    jac = ux[:, :, None] * dxdp[:, 0, None, :] + uy[:, :, None] * dxdp[:, 1, None, :]
     on_top = xyz[:, 2] > 0
     top, jtop = uv[on_top], jac[on_top]
     idx = cv2.convexHull(uv.astype(np.float32), returnPoints=False)[:, 0]

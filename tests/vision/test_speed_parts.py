@@ -558,3 +558,35 @@ def test_compiled_sphere_outline_is_the_renderers(preset: str) -> None:
             np.testing.assert_allclose(
                 sphere_outline(cam, centre, r, n), sphere_silhouette(cam, centre, r, n), atol=1e-9
             )
+
+
+@pytest.mark.parametrize("kind", ["button", "goalkeeper"])
+def test_compiled_projection_with_jacobian_is_numpys(kind: str) -> None:
+    """A solid's points projected with their Jacobian (compiled,
+    :func:`vision.solid_kernels.projected_points`) are the numpy chain's: shifts in x and y,
+    finite differences, chained with dX/dp; and a point behind the camera is reported."""
+    from vision.solid_kernels import projected_points
+
+    cam = preset_camera("tilted", TABLE, (1280, 720))
+    rng = np.random.default_rng(11)
+    for _ in range(20):
+        p = np.array([*rng.uniform([-800.0, -450.0], [800.0, 450.0]), rng.uniform(-3.0, 50.0)])
+        if kind == "button":
+            s = Solid("button", np.array([p[0], p[1], 25.0 + abs(p[2])]), 6.0)
+        else:
+            s = Solid("goalkeeper", p, 30.0, size=(70.0, 20.0))
+        xyz, dxdp = s.points()
+        eps = 0.25
+        uv_all = cam.table_to_image(
+            np.concatenate([xyz, xyz + np.array([eps, 0.0, 0.0]), xyz + np.array([0.0, eps, 0.0])])
+        )
+        k = len(xyz)
+        uv = uv_all[:k]
+        ux, uy = (uv_all[k : 2 * k] - uv) / eps, (uv_all[2 * k :] - uv) / eps
+        jac = ux[:, :, None] * dxdp[:, 0, None, :] + uy[:, :, None] * dxdp[:, 1, None, :]
+        got_uv, got_jac, ok = projected_points(xyz, dxdp, eps, *cam._proj)
+        assert ok
+        np.testing.assert_allclose(got_uv, uv, rtol=0, atol=1e-9)
+        np.testing.assert_allclose(got_jac, jac, rtol=1e-9, atol=1e-9)
+    far = xyz + np.array([0.0, 0.0, 5000.0])  # above the camera
+    assert not projected_points(far, dxdp, 0.25, *cam._proj)[2]
