@@ -170,6 +170,13 @@ class Camera:
         return self._R  # type: ignore[attr-defined]
 
     @property
+    def projection(self) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+        """The arguments of the compiled projection, :func:`calibration.projection.project`
+        (the rotation transposed, ``tvec``, ``dist``, the intrinsics it reads): for kernels
+        that project points themselves."""
+        return self._proj  # type: ignore[attr-defined]
+
+    @property
     def centre_mm(self) -> FloatArray:
         """The camera's optical centre in the table frame (3,)."""
         return self._centre  # type: ignore[attr-defined]
@@ -220,7 +227,7 @@ class Camera:
             xyz = xyz_mm if xyz_mm.dtype == np.float64 else xyz_mm.astype(np.float64)
         else:
             xyz = _points(xyz_mm, 3, "xyz_mm")
-        return project(np.ascontiguousarray(xyz), *self._proj)  # type: ignore[attr-defined]
+        return project(np.ascontiguousarray(xyz), *self.projection)
 
     __call__ = table_to_image
 

@@ -70,7 +70,7 @@ def sphere_outline(
         camera.centre_mm,
         cos,
         sin,
-        *camera._proj,  # type: ignore[attr-defined]
+        *camera.projection,
     )
 
 

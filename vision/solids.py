@@ -190,7 +190,7 @@ def _polygons(camera: Camera, s: Solid) -> _Polygons | None:
 def _polygons_of(camera: Camera, s: Solid) -> _Polygons | None:
     xyz, dxdp = s.points()
     # projected with their Jacobians by shifts of _SHIFT_EPS in x and y (compiled)
-    uv, jac, ok = kernels.projected_points(xyz, dxdp, _SHIFT_EPS, *camera._proj)  # type: ignore[attr-defined]
+    uv, jac, ok = kernels.projected_points(xyz, dxdp, _SHIFT_EPS, *camera.projection)
     if not ok:
         return None
     on_top = xyz[:, 2] > 0

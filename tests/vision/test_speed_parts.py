@@ -584,9 +584,9 @@ def test_compiled_projection_with_jacobian_is_numpys(kind: str) -> None:
         uv = uv_all[:k]
         ux, uy = (uv_all[k : 2 * k] - uv) / eps, (uv_all[2 * k :] - uv) / eps
         jac = ux[:, :, None] * dxdp[:, 0, None, :] + uy[:, :, None] * dxdp[:, 1, None, :]
-        got_uv, got_jac, ok = projected_points(xyz, dxdp, eps, *cam._proj)
+        got_uv, got_jac, ok = projected_points(xyz, dxdp, eps, *cam.projection)
         assert ok
         np.testing.assert_allclose(got_uv, uv, rtol=0, atol=1e-9)
         np.testing.assert_allclose(got_jac, jac, rtol=1e-9, atol=1e-9)
     far = xyz + np.array([0.0, 0.0, 5000.0])  # above the camera
-    assert not projected_points(far, dxdp, 0.25, *cam._proj)[2]
+    assert not projected_points(far, dxdp, 0.25, *cam.projection)[2]
