@@ -615,7 +615,8 @@ class ContactFinder:
         # start times it. The moving one's change may hold a second hit in the same interval
         # (a button through an opponent into the ball: timed by its change, the ball's touch
         # came first, 29 ms early, and the foul was lost)
-        rests = (np.hypot(*v_pre.T) < _REST_MM_S) & (np.hypot(*v_post.T) >= _REST_MM_S)
+        still_before = np.hypot(*v_pre.T) < _REST_MM_S
+        rests = still_before & (np.hypot(*v_post.T) >= _REST_MM_S)
         own_i, own_j = rests[i] & ~rests[j], rests[j] & ~rests[i]
         tau = np.where(own_i, tau_v, np.where(own_j, tau_u, tau))
         t_hit = np.where(w > self.min_dv**2, t1 + tau, t_hit)
@@ -636,6 +637,19 @@ class ContactFinder:
         ball = np.where(self.kind[i] == "ball", i, np.where(self.kind[j] == "ball", j, -1))
         kick = np.hypot(*(v_post[ball] - v_pre[ball]).T)
         hit &= (ball < 0) | (kick >= need / 2.0)
+        # ... and a button struck from rest is set going (the impulse's share it takes is the
+        # striker's mass over both: a quarter for a piece three times as heavy, or pressed
+        # against two more): a piece set down beside a resting one by its coach's hand, a
+        # carried piece stopped dead, touched nothing (gaucha's ten minutes, frame 8546: a
+        # foul for a piece carried to a throw-in 6 mm short of an opponent that never moved).
+        # Not a goalkeeper: its coach holds it (000 Art. 3), and a hit leaves it where it was
+        button = self.kind == "button"
+        rest_i = still_before[i] & ~still_before[j] & button[i]
+        rest_j = still_before[j] & ~still_before[i] & button[j]
+        struck = np.where(rest_i, i, np.where(rest_j, j, -1))
+        # (over two frames, k-1 to k+1: a frame's velocity is the noisier)
+        set_going = np.hypot(*(x3[struck] - x1[struck]).T) >= need / 4.0 * dt_c
+        hit &= (struck < 0) | is_ball | set_going  # (the ball into a button: the ball turns)
         frame = self._frames[2]
         # one collision seen in consecutive intervals is one hit; but a hit of either body with
         # a third since (the ball off a goalkeeper back onto the button) is a new one

@@ -413,3 +413,48 @@ def test_a_piece_flicked_into_the_neighbour_it_rested_against_hits_it(
     assert len(hits) == found
     if found:
         assert abs(hits[0].t - t0) < 1.0 / FPS
+
+
+def _set_down(struck_v: tuple[float, float], n: int = 18) -> np.ndarray:
+    """A7 carried along +y at 350 mm/s stops dead at frame 9 (y = -45), 4 mm short of B8
+    resting ahead of it (a button's centre at y = 19), which then moves at ``struck_v``."""
+    a7 = np.zeros((n, 2))
+    for k in range(n):
+        a7[k] = [0.0, -150.0 + 350.0 * min(k, 9) / FPS]
+    b8 = _slide(np.array([0.0, 19.0]), np.array(struck_v), 9.0 / FPS, n)
+    return np.stack([a7, b8, np.tile([0.0, 400.0], (n, 1))], axis=1)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize(
+    ("kind", "struck_v", "found"),
+    [
+        ("button", (0.0, 0.0), 0),  # set down beside it by a hand: B8 never moved
+        ("button", (12.0, 0.0), 0),  # noise-sized drift is no impulse
+        ("button", (40.0, 150.0), 1),  # struck: it takes its share and goes
+        ("goalkeeper", (0.0, 0.0), 1),  # held by its coach: a hit leaves it where it was
+    ],
+)
+def test_a_piece_stopped_beside_a_resting_button_hit_it_only_if_it_moved(
+    seed: int, kind: str, struck_v: tuple[float, float], found: int
+) -> None:
+    """Gaucha's ten minutes, frame 8546: a piece carried to a throw-in and stopped dead beside
+    an opponent that never moved was read as a hit, and a foul. A hit shares the impulse: a
+    button struck from rest is set going; a goalkeeper, held, is not asked to."""
+    rng = np.random.default_rng(seed)
+    kinds = np.array(["button", kind, "ball"])
+    size = SIZE.copy()
+    if kind == "goalkeeper":
+        size[1] = [70.0, 20.0]
+    finder = ContactFinder(IDS, kinds, size, np.zeros(3), max_speed_mm_s=VMAX)
+    paths = _set_down(struck_v)
+    if kind == "goalkeeper":  # across the path, its face where the button's edge was
+        paths[:, 1] -= [0.0, 20.0]
+    out: list[TrackContact] = []
+    for k, xy in enumerate(paths):
+        moving = np.zeros(3, bool) if k == 0 else np.hypot(*(xy - paths[k - 1]).T) > 1.0
+        out += finder.push(
+            k, k / FPS, xy + rng.normal(0.0, 0.3, xy.shape), np.ones(3, bool), moving
+        )
+    hits = [c for c in out if c.kind == "piece-piece"]
+    assert len(hits) == found
