@@ -268,8 +268,8 @@ class _Model:
         bg = bg * k[:, :, None]
         self.d = (image - bg)[valid]  # (P, 3)
         self.b = bg[valid]
-        self.a3 = None if self.hide is None else self.hide[valid].astype(np.float64)
-        self._a3 = np.zeros(0) if self.a3 is None else self.a3  # the kernels' form
+        # the piece in front's share of each pixel (P,); empty when none is (the kernels' form)
+        self.a3 = np.zeros(0) if self.hide is None else self.hide[valid].astype(np.float64)
         self._ref: tuple[FloatArray, FloatArray, FloatArray] | None = None
 
     def _blur(self, a: F32, p: FloatArray, hidden: bool = True) -> F32:
@@ -319,7 +319,7 @@ class _Model:
         maps = self._blur(_coverage_d(outline, self.uu, self.vv, _CORE), p)[self.valid]
         assert self._ref is not None
         jac_uv = self._ref[2]  # d(uv)/d(xy) of the centre: the silhouette moves with it
-        return kernels.residual_jac(maps, jac_uv, self._a3, self.d, self.b)
+        return kernels.residual_jac(maps, jac_uv, self.a3, self.d, self.b)
 
     def residual(self, p: FloatArray) -> tuple[FloatArray, FloatArray, F32]:
         """Residuals (P * 3,), the fitted colours (2, 3) of the ball's core and rim, and its
@@ -333,7 +333,7 @@ class _Model:
         """
         whole, inner = self.alpha(p)
         r, c = kernels.colour_residual(
-            whole[self.valid], inner[self.valid], self._a3, self.d, self.b
+            whole[self.valid], inner[self.valid], self.a3, self.d, self.b
         )
         return r, np.asarray(c[:2], np.float64), whole
 
@@ -430,10 +430,10 @@ def fit_ball(
     except np.linalg.LinAlgError:
         sigma = float("nan")
     seen_px = float(full[model.valid].sum())
-    if model.a3 is not None and seen_px < _MIN_SEEN_PX:
+    if model.hide is not None and seen_px < _MIN_SEEN_PX:
         return None  # hidden all but a pixel or two: the hider's edge alone was fitted
     total = float(np.sum(model.d**2))
-    if model.a3 is not None:
+    if model.hide is not None:
         # what the ball explains, not the hider's edge: against the pixels' deviation from
         # the table once that edge's colour alone is fitted
         a3 = model.a3
