@@ -149,15 +149,24 @@ def _split(points: NDArray[np.int32], hulls: list[FloatArray]) -> list[NDArray[n
     return np.split(points, np.cumsum([len(h) for h in hulls])[:-1])
 
 
+def _bounds(mask: NDArray[np.bool_]) -> tuple[int, int, int, int] | None:
+    """The rows ``y0:y1`` and columns ``x0:x1`` that hold every set pixel of a mask (its
+    bounding box), or None for an empty mask."""
+    rows, cols = np.flatnonzero(mask.any(axis=1)), np.flatnonzero(mask.any(axis=0))
+    if not len(rows):
+        return None
+    return int(rows[0]), int(rows[-1]) + 1, int(cols[0]), int(cols[-1]) + 1
+
+
 def _holes_filled(fg: NDArray[np.bool_], px_mm2: FloatArray, max_mm2: float) -> NDArray[np.bool_]:
     """``fg`` with its holes (4-connected parts of the rest it encloses) of at most ``max_mm2``
     filled (``px_mm2``: each pixel's area in mm2). A white button on a pale felt differs from it
     by its printed ring and number only: an annulus a few mm wide, whose distance transform
     seeds nothing; filled it is the disc it bounds. Within the mask's bounding box only."""
-    rows, cols = np.flatnonzero(fg.any(axis=1)), np.flatnonzero(fg.any(axis=0))
-    if not len(rows):
+    box = _bounds(fg)
+    if box is None:
         return fg
-    y0, y1, x0, x1 = int(rows[0]), int(rows[-1]) + 1, int(cols[0]), int(cols[-1]) + 1
+    y0, y1, x0, x1 = box
     rest = ~fg[y0:y1, x0:x1]
     n, lab, stats, _ = cv2.connectedComponentsWithStats(rest.astype(np.uint8), connectivity=4)
     if n <= 2:  # all of the rest reaches the box's edge (one part or none)
@@ -184,11 +193,11 @@ def _peaks(fg: NDArray[np.bool_]) -> tuple[NDArray[np.intp], NDArray[np.intp], F
     Computed within the mask's bounding box and 3 pixels around it only: a zero pixel there
     lies on the way to any farther one, so the (fixed-point) distances and their maxima are
     the whole image's; in a video the foreground left to seed is a few moving pieces."""
-    rows, cols = np.flatnonzero(fg.any(axis=1)), np.flatnonzero(fg.any(axis=0))
-    if not len(rows):
+    box = _bounds(fg)
+    if box is None:
         return np.zeros(0, np.intp), np.zeros(0, np.intp), np.zeros(0, np.float32)
-    y0, y1 = max(0, int(rows[0]) - 3), min(fg.shape[0], int(rows[-1]) + 4)
-    x0, x1 = max(0, int(cols[0]) - 3), min(fg.shape[1], int(cols[-1]) + 4)
+    y0, y1 = max(0, box[0] - 3), min(fg.shape[0], box[1] + 3)
+    x0, x1 = max(0, box[2] - 3), min(fg.shape[1], box[3] + 3)
     dt = cv2.distanceTransform(fg[y0:y1, x0:x1].astype(np.uint8), cv2.DIST_L2, 5)
     peak = (dt >= cv2.dilate(dt, np.ones((5, 5), np.uint8))) & (dt >= 2.0)
     iy, ix = nonzero_yx(peak)
@@ -584,14 +593,14 @@ class Detector:
             if x0 < x1 and y0 < y1:
                 box = mask[y0:y1, x0:x1]
                 box[:] = cv2.dilate(box, np.ones((5, 5), np.uint8))
-        ys, xs = np.flatnonzero(hands.any(axis=1)), np.flatnonzero(hands.any(axis=0))
-        if len(ys):
+        hb = _bounds(hands)
+        if hb is not None:
             # only about the hands (their full-resolution pixels, grown 3 px, lie within a
             # stride and 4 px of their coarse ones): the same pixels at a fraction of the cost
             hc, wc = hands.shape
             m = 4 + self.stride
-            y0, y1 = max(r0, ys[0] * h // hc - m), min(r1, (ys[-1] + 1) * h // hc + m)
-            x0, x1 = max(0, xs[0] * w // wc - m), min(w, (xs[-1] + 1) * w // wc + m)
+            y0, y1 = max(r0, hb[0] * h // hc - m), min(r1, hb[1] * h // hc + m)
+            x0, x1 = max(0, hb[2] * w // wc - m), min(w, hb[3] * w // wc + m)
             if y0 < y1:
                 a, b = max(0, y0 - 3), min(h, y1 + 3)  # the dilation's reach
                 up = self._upsample(hands.astype(np.uint8), (a, b), (x0, x1))
@@ -741,11 +750,11 @@ class Detector:
         # labelled within the mask's bounding box (a third of the frame, typically): from an
         # even row and column, so the labelling's 2 x 2 blocks and its order are the whole
         # mask's
-        rows, cols = np.flatnonzero(mask.any(axis=1)), np.flatnonzero(mask.any(axis=0))
-        if not len(rows):
+        box = _bounds(mask)
+        if box is None:
             return []
-        y0, x0 = int(rows[0]) & ~1, int(cols[0]) & ~1
-        n, labels, _ = _components(mask[y0 : int(rows[-1]) + 1, x0 : int(cols[-1]) + 1])
+        y0, x0 = box[0] & ~1, box[2] & ~1
+        n, labels, _ = _components(mask[y0 : box[1], x0 : box[3]])
         if n <= 1:
             return []
         # every blob's pixels in one pass (grouped by label, in raster order within each, as a
