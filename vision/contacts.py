@@ -50,6 +50,13 @@ _STRIKER_GAP_MM = 25.0  # a striker within this of the struck ball (a rail, a po
 # neighbour within the frame or two its track stays frozen (1 m/s: 33 mm a frame)
 _HIDDEN_REACH_MM = 40.0
 _WOKE_MM = 10.0  # a frozen piece seen again this far from where it froze has moved
+# A ball measured sharply (its ``sigma_mm``) against a piece at rest: the change it must show
+# is _NOISE_K times the noise of its velocity change, within the floor and the default; a ball
+# is at rest over a frame below _NOISE_K times its noise, within the floor and a piece's limits
+_NOISE_K = 4.0
+_BALL_MIN_DV_MM_S = 40.0
+_BALL_STILL_MM, _BALL_STILL_MM_S = 0.5, 20.0
+_STILL_STEP_MM, _STILL_MM_S = 1.5, 60.0
 _KICK_AGREES = 0.5  # cosine: the ball's kick within 60 degrees of the timed line of centres
 
 
@@ -82,7 +89,10 @@ class ContactFinder:
     min_dv_ball_mm_s : the same with the ball (its fit is sharper, its change the clearer: a
         slow ball rolling into a resting button changes by 100-150 mm/s; at 150, 17 of 22
         missed touches of a ten-minute paulista render were such, at 100 six more were found
-        and one more false; 0.3 mm of noise a frame gives ~18 mm/s).
+        and one more false; 0.3 mm of noise a frame gives ~18 mm/s). Where the positions'
+        ``sigma_mm`` are given (:meth:`push`) it comes down to four times the noise of the
+        pair's change (a resting piece counted fixed), not under 40 mm/s: a ball fitted to
+        0.1 mm stopped dead against a button from 40-60 mm/s.
     max_speed_mm_s : (N,) top speeds; a body that moves further in a frame jumped (optional).
     """
 
@@ -116,6 +126,7 @@ class ContactFinder:
         self.pi, self.pj = iu[keep], ju[keep]
         self._t: list[float] = []
         self._xy: list[FloatArray] = []
+        self._sig: list[FloatArray] = []
         self._ok: list[BoolArray] = []
         self._frames: list[int] = []
         self._moving: list[BoolArray] = []
@@ -152,11 +163,13 @@ class ContactFinder:
         moving: BoolArray | None = None,
         known: BoolArray | None = None,
         seen: BoolArray | None = None,
+        sigma_mm: FloatArray | None = None,
     ) -> list[TrackContact]:
         """Add one frame (``ok``: the positions measured or predicted, not frozen or lost;
         ``moving``: the tracker's moving state, default: all; ``known``: positions worth
         using at all, frozen ones under a hand included, default: ``ok``; ``seen``: the
-        positions measured on this frame, default: ``ok``).
+        positions measured on this frame, default: ``ok``; ``sigma_mm``: the positions'
+        noise, default: unknown).
 
         Returns the contacts of the interval that ended one frame before this one.
         """
@@ -164,6 +177,9 @@ class ContactFinder:
         if len(self._moving) > 4:
             del self._moving[0]
         self._t.append(float(t))
+        self._sig.append(
+            np.full(self.n, np.inf) if sigma_mm is None else np.array(sigma_mm, dtype=float)
+        )
         self._xy.append(np.array(xy_mm, dtype=float))
         self._ok.append(np.asarray(ok, dtype=bool))
         self._frames.append(int(frame))
@@ -175,7 +191,7 @@ class ContactFinder:
         if len(self._hist) > _HIST:
             del self._hist[0]
         if len(self._t) > 4:
-            del self._t[0], self._xy[0], self._ok[0], self._frames[0]
+            del self._t[0], self._xy[0], self._ok[0], self._frames[0], self._sig[0]
         self._cut_jumps()
         self._fill()
         found: list[TrackContact] = []
@@ -532,8 +548,29 @@ class ContactFinder:
         # is taken to have moved as after (so only the other body's change shows the hit).
         ok = o1 & o2 & o3
         v_pre = np.where((ok & ~o0)[:, None], v_post, v_pre)
-        # Moved at all (two resting pieces side by side never hit each other).
-        still = (np.hypot(*(x2 - x1).T) < 1.5) & (np.hypot(*(v_pre).T) < 60.0)
+        # The noise of each body's velocity change along a line (inf: unknown).
+        s0, s1, s2, s3 = (q**2 for q in self._sig)
+        noise_dv = np.sqrt((s0 + s1) / dt_a**2 + (s2 + s3) / dt_c**2)
+        # A piece at rest all along (by the tracker, and within a millimetre) and measured
+        # (its noise known) is fixed: that noise is no velocity (the ball rolling into it is
+        # what changed).
+        fixed = (
+            np.isfinite(noise_dv)
+            & ~np.logical_or.reduce(self._moving)
+            & (self.kind != "ball")
+            & (np.hypot(*(x3 - x0).T) < 1.0)
+            & (np.hypot(*(x2 - x1).T) < 1.0)
+        )
+        v_pre = np.where(fixed[:, None], 0.0, v_pre)
+        v_post = np.where(fixed[:, None], 0.0, v_post)
+        noise_dv = np.where(fixed, 0.0, noise_dv)
+        # Moved at all (two resting pieces side by side never hit each other); a sharp ball's
+        # rest is judged by its own noise.
+        is_b = self.kind == "ball"
+        noise_v = _NOISE_K * np.sqrt(2.0) * np.where(is_b, self._sig[1], np.inf)
+        still_mm = np.clip(noise_v, _BALL_STILL_MM, _STILL_STEP_MM)
+        still_mm_s = np.clip(noise_v / dt_b, _BALL_STILL_MM_S, _STILL_MM_S)
+        still = (np.hypot(*(x2 - x1).T) < still_mm) & (np.hypot(*(v_pre).T) < still_mm_s)
         i, j = self.pi, self.pj
         # One of them moving (noise never makes two resting pieces collide).
         moved = ~still & np.logical_or.reduce(self._moving)
@@ -556,7 +593,12 @@ class ContactFinder:
         # apart at frame k-1, or touching but closing in fast (the hit just after the frame),
         # fast for the pair's kind (the ball's hits are the smaller changes)
         is_ball = (self.kind[i] == "ball") | (self.kind[j] == "ball")
-        need = np.where(is_ball, self.min_dv_ball, self.min_dv)
+        sharp = np.clip(
+            _NOISE_K * np.hypot(noise_dv[i], noise_dv[j]),
+            min(_BALL_MIN_DV_MM_S, self.min_dv_ball),
+            self.min_dv_ball,
+        )
+        need = np.where(is_ball, sharp, self.min_dv)
         approach = closing > need / 2.0
         tau = np.linspace(0.0, dt_b, _SUB + 1)[:, None, None]
         # Forward from frame k-1 at v_pre: the first time the gap closes.

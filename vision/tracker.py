@@ -268,7 +268,10 @@ class Tracker:
         xy = np.where((self.status == SEEN)[:, None], self.z_last, self.kf.xy_mm)
         self.contacts.set_angles(self.angle_rad)
         known = ok | (self.status == HIDDEN)
-        found = self.contacts.push(frame, t, xy, ok, self.moving, known, self.status == SEEN)
+        seen = self.status == SEEN
+        # a measured position's noise; a predicted one's is unknown (the default thresholds)
+        sigma = np.where(seen, np.sqrt(self.r_last), np.inf)
+        found = self.contacts.push(frame, t, xy, ok, self.moving, known, seen, sigma)
         return self._output(found)
 
     def _in_frozen_button(self, d: Detections) -> BoolArray:

@@ -327,6 +327,40 @@ def test_a_slow_ball_into_a_resting_button_is_a_touch(
     assert len(hits) == found
 
 
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize(
+    ("speed", "sigma", "gap", "found"),
+    [
+        # a ball fitted to 0.1 mm rolling at 50 mm/s into a button: stopped dead, a touch
+        # (gaucha's ten minutes, frames 8353-8463: 40-60 mm/s balls against resting buttons)
+        (50.0, 0.1, 0.0, 1),
+        (70.0, 0.1, 0.0, 1),
+        (25.0, 0.1, 0.0, 0),  # under the floor (40 mm/s)
+        (50.0, 0.1, 12.0, 0),  # stopped by itself 12 mm short: no touch
+        (0.0, 0.1, 0.0, 0),  # resting against it all along: noise is no hit
+        (0.0, 0.3, 0.0, 0),
+        (40.0, 0.3, 0.0, 0),  # a ball measured to 0.3 mm: four times its noise is ~72 mm/s
+        (90.0, 0.3, 0.0, 1),
+    ],
+)
+def test_a_sharply_measured_slow_ball_needs_a_smaller_change(
+    seed: int, speed: float, sigma: float, gap: float, found: int
+) -> None:
+    """Given the positions' noise (``sigma_mm``), the ball's change must pass four times the
+    noise of that change (a resting piece counted fixed), not under 40 mm/s."""
+    paths = _rolled_into(speed, "ball")
+    paths[:, 2, 0] += gap
+    rng = np.random.default_rng(seed)
+    finder = ContactFinder(IDS, KIND, SIZE, np.zeros(3), max_speed_mm_s=VMAX)
+    sig = np.array([0.3, 0.3, sigma])
+    hits: list[TrackContact] = []
+    for k, xy in enumerate(paths):
+        noisy = xy + rng.normal(0.0, 1.0, xy.shape) * sig[:, None]
+        moving = np.zeros(3, bool) if not k else np.hypot(*(xy - paths[k - 1]).T) > 0.5
+        hits += finder.push(k, k / FPS, noisy, np.ones(3, bool), moving, sigma_mm=sig)
+    assert len([c for c in hits if "A7" in (c.a, c.b)]) == found
+
+
 def _nudged(closing_scale: float) -> np.ndarray:
     """(14, 3, 2): A7 sliding slowly with the ball beside it, touching (a 1 mm gap a frame
     before), the ball nudged off it at frame 7.5 (paulista's ten minutes, frame 15475: the
