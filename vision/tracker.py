@@ -70,6 +70,7 @@ BoolArray = NDArray[np.bool_]
 SEEN, PREDICTED, HIDDEN, LOST, ABSENT = range(5)  # indices into STATUSES
 _KINDS = ("button", "goalkeeper", "ball")
 _MIN_CONF = 0.05
+_TEAM_MISREAD = math.log(20.0)  # a resting piece's team misread on its own place
 _BIG = 1e6
 _CARRY_STEP_MM = 3.0  # a step this long beside a hand is tested for a carry
 _CARRY_ALONG = 0.4  # the hand moved along at least this share of the piece's step: carried
@@ -373,6 +374,16 @@ class Tracker:
         by_hand = (hid | self.covered[act]) & (self.kind_code[act] != 1)
         eps = np.where(by_hand, cfg.p_impulse_hand, cfg.p_impulse)[:, None]
         compat = self._compat(act, dk[cols], dtm[cols])
+        # A piece at rest seen again on its own place (discs never overlap) is itself, whatever
+        # team its colours read: an arm across it tints them (gaucha's ten minutes, frame 4567:
+        # B9 beside a coach's arm read as team A, and given to a team-A piece the hand had
+        # carried 360 mm away)
+        on_place = (
+            (self.kind_code[act][:, None] == dk[cols][None, :])
+            & ~self.moving[act][:, None]
+            & (d2 <= (3.0 * np.sqrt(s) + 1.0) ** 2)
+        )
+        compat = np.where(on_place & (compat >= _BIG), _TEAM_MISREAD, compat)
         # Many visible pieces all gone from their places at once: an arrumação. Those not
         # found at once (a piece missed, one put back off its place) are looked for again in
         # the next frames.

@@ -279,6 +279,49 @@ def test_a_team_mate_the_carrying_hand_passed_over_is_found_again_at_its_own_pla
     assert id_at(tf, *dest) == ida
 
 
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize(("misread", "offset_mm", "b_keeps_it"), [
+    ("A", 0.0, True),  # its colours tinted by the arm: still B's own place
+    ("B", 0.0, True),
+    ("A", 40.0, False),  # 40 mm off the place: another piece (discs never overlap)
+])  # fmt: skip
+def test_a_resting_piece_read_as_the_other_team_on_its_own_place_keeps_its_id(
+    seed: int, misread: str, offset_mm: float, b_keeps_it: bool
+) -> None:
+    """Gaucha's ten minutes, frame 4567: a coach carries A9 away under its hand while an arm
+    passes over B9, which is then seen again on its place read as team A (confidence 0.47):
+    the detection went to the carried A9, 360 mm off, and A9's flick and touch were lost."""
+    rng = np.random.default_rng(seed)
+    rows = roster_rows()
+    a, b = rows[4], rows[16]  # an A button carried off; a B button the arm passes over
+    tr = Tracker()
+    tf = tr.update(dets(rows, 0, rng))
+    ida, idb = id_at(tf, a[2], a[3]), id_at(tf, b[2], b[3])
+    rest = [r for r in rows if r not in (a, b)]
+    dest = np.array([a[2] + 200.0, a[3] + 300.0])
+    arm = square(b[2], b[3] + 20.0, 50.0)
+    for f in range(1, 20):
+        u = min(f / 12.0, 1.0)
+        carry = [square(*(np.array([a[2], a[3]]) + u * (dest - [a[2], a[3]])), 55.0)]
+        if f < 6:
+            seen, hands = [b], [*carry, arm]
+        elif f < 10:
+            seen, hands = [], [*carry, arm]
+        elif f < 13:  # the arm has gone on: b is on its place (or a piece 40 mm off it)
+            at = (b[2] + offset_mm, b[3])
+            seen, hands = [("button", misread, *at)], carry
+        else:
+            break
+        tf = tr.update(
+            dets(rest + seen, f, rng, hands=hands, conf=[1.0] * len(rest) + [0.47] * len(seen))
+        )
+        if seen and seen[0] != b:
+            got = id_at(tf, b[2] + offset_mm, b[3], within=5.0)
+            assert (got == idb) == b_keeps_it, f"frame {f}: {got}"
+            if b_keeps_it:
+                assert got != ida, f"frame {f}"
+
+
 def test_a_flick_from_under_a_hand_over_two_buttons_goes_to_the_flicked_one() -> None:
     """Two A buttons under one hand; the one that moves is known from where its path starts."""
     rng = np.random.default_rng(6)
