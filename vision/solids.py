@@ -30,6 +30,7 @@ from numpy.typing import NDArray
 from calibration.camera import Camera
 from geometry.pieces import rectangle_corners
 from vision import solid_kernels as kernels
+from vision.bilinear import bilinear
 from vision.foreground import take_px
 
 __all__ = [
@@ -116,10 +117,9 @@ def unshadowed_distance(img: NDArray[np.float32], felt: NDArray[np.float32]) -> 
 
 
 def sample(img: NDArray[np.uint8] | NDArray[np.float32], uv: FloatArray) -> NDArray[np.float32]:
-    """Bilinear samples (N, C) of an image at points (N, 2)."""
-    m = uv.astype(np.float32).reshape(-1, 1, 2)
-    out = cv2.remap(img, m[:, :, 0], m[:, :, 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    return np.asarray(out, np.float32).reshape(len(uv), -1)
+    """Bilinear samples (N, C) of an image at points (N, 2) (:func:`vision.bilinear.bilinear`:
+    ``cv2.remap``'s values without its thread pool)."""
+    return bilinear(img, uv)
 
 
 def _top_level(camera: Camera, image: U8, bg: NDArray[np.float32], s: Solid) -> float:
