@@ -132,7 +132,27 @@ def _top_level(camera: Camera, image: U8, bg: NDArray[np.float32], s: Solid) -> 
     4 mm off; the 35th percentile placed it within 1 mm but lost two white boxes.)"""
     uv = top_samples(camera, s)
     d = unshadowed_distance(sample(image, uv)[:, None, :3], sample(bg, uv)[:, None, :3])
-    return float(np.percentile(d, 20 if s.kind == "button" else 50))
+    return float(percentile(d.ravel(), 20 if s.kind == "button" else 50))
+
+
+def percentile(d: NDArray[np.floating], q: float) -> np.floating:
+    """``np.percentile(d, q)`` of a 1-D array (its linear method, value and type) by a
+    partition: numpy's own call costs ~70 us, most of it checks, for the few dozen values of
+    a top face.
+
+    >>> d = np.array([4.0, 1.0, 3.0, 2.0], np.float32)
+    >>> bool(percentile(d, 20) == np.percentile(d, 20))
+    True
+    """
+    vi = (q / 100.0) * (len(d) - 1)
+    lo = math.floor(vi)
+    hi = min(lo + 1, len(d) - 1)
+    part = np.partition(d, (lo, hi))
+    a, b = part[lo], part[hi]
+    g = vi - lo
+    diff = b - a
+    # numpy's interpolation: from the nearer end
+    return b - diff * (1 - g) if g >= 0.5 else a + diff * g
 
 
 def radial_sd(
@@ -476,21 +496,26 @@ def distinct(solids: list[Solid], kept: list[Solid] | None = None) -> list[Solid
     return keep[n_kept:]
 
 
+_TOP_RINGS = np.array([0.25, 0.45, 0.62, 0.78])[:, None]  # of the radius
+_TOP_COS = np.cos(np.linspace(0.0, 2 * np.pi, 12, endpoint=False))[None]
+_TOP_SIN = np.sin(np.linspace(0.0, 2 * np.pi, 12, endpoint=False))[None]
+
+
 def top_samples(camera: Camera, s: Solid) -> FloatArray:
     """Pixels (N, 2) inside a solid's top face (rings of a disc, a grid over a box's top)."""
     x, y, q = s.p
     if s.kind == "button":
-        r = np.array([0.25, 0.45, 0.62, 0.78])[:, None] * q / 2
-        ang = np.linspace(0.0, 2 * np.pi, 12, endpoint=False)[None]
-        pts = np.column_stack([(x + r * np.cos(ang)).ravel(), (y + r * np.sin(ang)).ravel()])
-    else:
-        gu, gv = np.meshgrid(
-            np.linspace(-0.4, 0.4, 7) * s.size[0], np.array([-0.3, 0, 0.3]) * s.size[1]
-        )
-        u, v = gu.ravel(), gv.ravel()
-        pts = np.column_stack(
-            [x + u * np.cos(q) - v * np.sin(q), y + u * np.sin(q) + v * np.cos(q)]
-        )
+        r = _TOP_RINGS * q / 2
+        xyz = np.empty((_TOP_RINGS.size * _TOP_COS.size, 3))
+        xyz[:, 0] = (x + r * _TOP_COS).ravel()
+        xyz[:, 1] = (y + r * _TOP_SIN).ravel()
+        xyz[:, 2] = s.height
+        return camera.table_to_image(xyz)
+    gu, gv = np.meshgrid(
+        np.linspace(-0.4, 0.4, 7) * s.size[0], np.array([-0.3, 0, 0.3]) * s.size[1]
+    )
+    u, v = gu.ravel(), gv.ravel()
+    pts = np.column_stack([x + u * np.cos(q) - v * np.sin(q), y + u * np.sin(q) + v * np.cos(q)])
     return camera.table_to_image(np.column_stack([pts, np.full(len(pts), s.height)]))
 
 

@@ -12,10 +12,13 @@ import math
 import cv2
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
 
 from calibration.camera import Camera, preset_camera
 from geometry.tablespec import load_table
-from vision.solids import Solid, fit_solid
+from vision.solids import Solid, fit_solid, percentile
 
 TABLE = load_table("brasileira")
 HEIGHT_MM = 12.0
@@ -73,3 +76,20 @@ def test_a_button_converges_from_a_start_millimetres_off(preset: str, offset_mm:
         assert err < 0.3, f"case {k}: {err:.3f} mm off after a start {offset_mm} mm away"
         assert abs(s.p[2] - 44.0) < 1.5  # the free diameter comes out ~0.8 mm (0.3 px) wide
         assert s.inliers > 0.8
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    d=hnp.arrays(
+        np.float32,
+        st.integers(1, 60),
+        elements=st.floats(0.0, 500.0, width=32, allow_nan=False),
+    ),
+    q=st.sampled_from([0.0, 20.0, 35.0, 50.0, 100.0]),
+)
+def test_percentile_is_numpys_value_and_type(d: np.ndarray, q: float) -> None:
+    """The top face's level by a partition: numpy's percentile, value and type (a fit reads it
+    every step; any difference would move the fits)."""
+    got, want = percentile(d, q), np.percentile(d, q)
+    assert got == want
+    assert np.asarray(got).dtype == np.asarray(want).dtype
