@@ -41,6 +41,7 @@ of the detector that are its methods here.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Iterable, Mapping
 
@@ -146,7 +147,8 @@ def _components(mask: NDArray[np.bool_]) -> tuple[int, NDArray[np.integer], NDAr
 def _split(points: NDArray[np.int32], hulls: list[FloatArray]) -> list[NDArray[np.int32]]:
     """``points`` (the hulls' vertices, concatenated and converted in one pass: a numpy call
     per solid cost more than its arithmetic) cut back into one array per hull."""
-    return np.split(points, np.cumsum([len(h) for h in hulls])[:-1])
+    ends = list(itertools.accumulate(len(h) for h in hulls))
+    return [points[e - len(h) : e] for h, e in zip(hulls, ends, strict=True)]
 
 
 def _bounds(mask: NDArray[np.bool_]) -> tuple[int, int, int, int] | None:
