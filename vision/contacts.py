@@ -535,6 +535,37 @@ class ContactFinder:
             gap[..., box] = sd - self.r_mm[disc]
         return gap
 
+    def _normals(
+        self, i: NDArray[np.intp], j: NDArray[np.intp], pi: FloatArray, pj: FloatArray
+    ) -> FloatArray:
+        """Unit contact normals (P, 2) from body ``i`` toward body ``j`` at centres ``pi, pj``:
+        the line of centres for two discs; for a disc and a goalkeeper's box, from the box's
+        nearest point to the disc (its face's normal, or its corner's direction). A ball
+        glancing off a box's end leaves along the end's normal, not away from the box's centre
+        (gaucha's ten minutes, frame 3423: a save read as the ball still closing in on it)."""
+        d = pj - pi
+        n = d / np.maximum(np.hypot(d[:, 0], d[:, 1]), 1e-9)[:, None]
+        box = ~self.disc[i] | ~self.disc[j]  # (two boxes never meet: no such pairs)
+        if not box.any():
+            return n
+        disc_i = self.disc[i][box]
+        rect = np.where(disc_i, j[box], i[box])
+        rel = d[box] * np.where(disc_i, -1.0, 1.0)[:, None]  # from the box's centre to the disc
+        c, s = np.cos(self.angle_rad[rect]), np.sin(self.angle_rad[rect])
+        lx, ly = rel[:, 0] * c + rel[:, 1] * s, -rel[:, 0] * s + rel[:, 1] * c
+        hx, hy = self.size_mm[rect, 0] / 2.0, self.size_mm[rect, 1] / 2.0
+        ex, ey = lx - np.clip(lx, -hx, hx), ly - np.clip(ly, -hy, hy)
+        out = np.hypot(ex, ey)
+        # a centre inside the box (a fit's overlap): out through the nearer face
+        through_x = hx - np.abs(lx) < hy - np.abs(ly)
+        nx = np.where(out > 1e-9, ex, np.where(through_x, np.sign(lx), 0.0))
+        ny = np.where(out > 1e-9, ey, np.where(through_x, 0.0, np.sign(ly)))
+        norm = np.maximum(np.hypot(nx, ny), 1e-9)
+        nx, ny = nx / norm, ny / norm
+        toward_disc = np.column_stack([c * nx - s * ny, s * nx + c * ny])
+        n[box] = toward_disc * np.where(disc_i, -1.0, 1.0)[:, None]  # from i to j
+        return n
+
     def _find(self) -> list[TrackContact]:
         t0, t1, t2, t3 = self._t
         x0, x1, x2, x3 = self._xy
@@ -587,8 +618,7 @@ class ContactFinder:
             return []
         i, j = i[k], j[k]
         gap1 = self._gap(i, j, x1[i], x1[j])
-        n1 = x1[j] - x1[i]
-        n1 /= np.maximum(np.hypot(*n1.T), 1e-9)[:, None]
+        n1 = self._normals(i, j, x1[i], x1[j])
         closing = -((v_pre[j] - v_pre[i]) * n1).sum(1)  # > 0: approaching at frame k-1
         # apart at frame k-1, or touching but closing in fast (the hit just after the frame),
         # fast for the pair's kind (the ball's hits are the smaller changes)
@@ -629,8 +659,7 @@ class ContactFinder:
         frac = np.clip((t_hit - t1) / dt_b, 0.0, 1.0)[:, None]
         ci = x1[i] + frac * (x2[i] - x1[i])
         cj = x1[j] + frac * (x2[j] - x1[j])
-        n = cj - ci
-        n /= np.maximum(np.hypot(*n.T), 1e-9)[:, None]
+        n = self._normals(i, j, ci, cj)
         # On the ball the impulse is along the line of centres, away from the piece: its own
         # change of velocity gives the line better than the places timed from the paths (a
         # piece grazing the ball at 2 m/s, its path a millimetre inside the touch, put the

@@ -492,3 +492,44 @@ def test_a_piece_stopped_beside_a_resting_button_hit_it_only_if_it_moved(
         )
     hits = [c for c in out if c.kind == "piece-piece"]
     assert len(hits) == found
+
+
+# gaucha's ten minutes, frames 3418-3428: the ball (tracked) glancing off the end of B's
+# goalkeeper (60 x 34 mm, its length along y) on its way past the goal: (keeper x, y, ball x, y)
+_GRAZE = np.array(
+    [
+        (781.96, 6.55, 660.61, 46.33),
+        (781.96, 6.55, 685.05, 45.25),
+        (781.96, 6.55, 707.61, 44.38),
+        (781.96, 6.55, 728.62, 43.44),
+        (781.96, 6.55, 748.04, 42.49),
+        (781.96, 6.55, 766.04, 42.12),
+        (782.03, 6.82, 782.41, 44.91),
+        (781.99, 6.80, 798.01, 47.59),
+        (782.00, 6.70, 812.25, 50.12),
+        (782.01, 6.62, 825.33, 51.93),
+        (782.02, 6.57, 837.86, 54.53),
+    ]
+)
+
+
+@pytest.mark.parametrize(("shift_y", "found"), [(0.0, 1), (12.0, 0)])
+def test_a_ball_glancing_off_a_goalkeepers_end_is_a_touch(shift_y: float, found: int) -> None:
+    """The save is along the box's end face's normal (+y), where the ball's velocity turned
+    (-25 -> +90 mm/s): along the line of centres (40 degrees off) the ball looked still
+    closing in on the box and the touch was dropped. The same path 12 mm further out misses
+    the box."""
+    ids = np.array(["B1", "A8", "ball"])
+    kind = np.array(["goalkeeper", "button", "ball"])
+    size = np.array([[60.0, 34.0], [60.0, 60.0], [10.0, 10.0]])
+    finder = ContactFinder(ids, kind, size, np.array([1.5629, 0.0, 0.0]), max_speed_mm_s=VMAX)
+    hits: list[TrackContact] = []
+    for k, (kx, ky, bx, by) in enumerate(_GRAZE):
+        xy = np.array([[kx, ky], [0.0, 0.0], [bx, by + shift_y]])
+        moving = np.array([False, False, True])
+        sigma = np.array([0.6, 0.3, 0.1])
+        hits += finder.push(k, k / FPS, xy, np.ones(3, bool), moving, sigma_mm=sigma)
+    got = [c for c in hits if {c.a, c.b} == {"B1", "ball"}]
+    assert len(got) == found
+    if found:
+        assert 5 <= got[0].frame <= 7
