@@ -15,7 +15,9 @@ events a referee who sees everything would flag under the rule set (INTERFACES.m
   ``throw_in`` (REGRA 15), ``corner`` (REGRA 17, last touched by the defender) or ``goal_kick``
   (REGRA 16), the ``team`` that takes it and its ``spot``;
 - ``offside`` a button in offside position when the lance began received the ball (REGRA 11 B;
-  exception D, the coach's first lance, is not modelled: the referee does not count lances);
+  exception D, the coach's first lance, is not modelled: the referee does not count lances;
+  under 001 Art. XXXII only from a lance that started with the ball in the team's own half,
+  § 1 b);
 - ``ball_blocked`` once all pieces stopped, the 60 mm gabarito slid flat cannot reach the ball
   past one team's pieces (000 REGRA 4 BLOQUEIO);
 - ``ball_moving`` and ``ball_stopped`` (the latter with the nearer goal line's margin).
@@ -169,6 +171,18 @@ class Referee:
         verdicts = CHECKS["offside_position"](scene, self._checks)
         return {str(v.piece) for v in verdicts if v.holds and v.piece is not None}
 
+    def _from_defence(self, pieces: Pieces, team: str) -> bool:
+        """Whether an offside can come of a lance of ``team`` with the ball where it is: 001
+        Art. XXXII § 1 b asks that "a bola parta do campo de defesa" (from the team's own half;
+        on the halfway line, not); 000 REGRA 11 asks nothing of the ball's start."""
+        if (
+            not self.rules.has("offside_mode")
+            or self.rules.param("offside_mode") != "goalkeeper_only"
+        ):
+            return True
+        bx = float(pieces.xy_mm[int(np.flatnonzero(pieces.kind == "ball")[0]), 0])
+        return self.attack_sign(team) * bx < 0.0
+
     def _restart_spot(self, line: str, xy: tuple[float, float], team: str) -> list[float]:
         hl, hw, lw = self.field.hl, self.field.hw, self.table.line_width
         x, y = xy
@@ -197,6 +211,8 @@ class Referee:
             self._blocked = None
             lance_team = self._team.get(pid, "")
             self._offside = self._offside_set(before, lance_team) if lance_team else set()
+            if self._offside and not self._from_defence(before, lance_team):
+                self._offside = set()
         rail = False
         for c in sorted(ft.contacts, key=lambda c: c.t):
             if c.kind == "piece-ball":

@@ -370,9 +370,13 @@ class RuleEngine(BallCalls):
         self.offside_line = None if line_x is None else (lance.team, line_x)
         exc = self.options.offside_exceptions
         if mode == "goalkeeper_only":
-            # 001 Art. XXXII § 1 b: the ball leaves the defence half and passes the last defender.
+            # 001 Art. XXXII § 1 b: the ball leaves the defence half and passes the last
+            # defender; from the attacking half no lance is offside (not even a team-mate's
+            # touch beyond the line: gaucha's ten minutes, frame 7322)
             sign = 1.0 if self.teams[lance.team] == "left" else -1.0
-            if lance.offside and sign * float(prev.ball_xy_mm[0]) < 0.0 and line_x is not None:
+            if sign * float(prev.ball_xy_mm[0]) >= 0.0:
+                lance.offside = {}
+            elif lance.offside and line_x is not None:
                 self._offside_line = (sign * line_x, sign)
             return
         if "D" in exc and lance.first:

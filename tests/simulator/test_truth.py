@@ -284,3 +284,40 @@ def test_truth_writer_files(tmp_path: Path) -> None:
     assert "goal" in [e["type"] for e in events]
     contacts = [json.loads(line) for line in (tmp_path / "contacts.jsonl").read_text().splitlines()]
     assert any(c["kind"] == "piece-ball" for c in contacts)
+
+
+def _gaucha_frame(
+    k: int,
+    ball: tuple[float, float],
+    contacts: tuple[Contact, ...] = (),
+    flicked: tuple[str, ...] = (),
+) -> FrameTruth:
+    """A7 plays, A9 waits beyond B's last outfield button (B5) with only the goalkeeper ahead."""
+    p = Pieces(
+        np.array(["A7", "A9", "B5", "B1", "ball"]),
+        np.array(["A", "A", "B", "B", ""]),
+        np.array(["button", "button", "button", "goalkeeper", "ball"]),
+        np.array([(ball[0] - 40.0, 0.0), (650.0, 200.0), (300.0, 0.0), (990.0, 0.0), ball]),
+        np.array([[60.0, 60.0], [60.0, 60.0], [60.0, 60.0], [70.0, 15.0], [10.0, 10.0]]),
+    )
+    v, moving = np.zeros((5, 2)), np.zeros(5, bool)
+    return FrameTruth(k, k / 30.0, p, v, moving, contacts=contacts, flicked=flicked)
+
+
+@pytest.mark.parametrize(("start_x", "called"), [(-100.0, True), (100.0, False), (0.0, False)])
+def test_gaucha_offside_needs_a_ball_played_from_the_defence_half(
+    start_x: float, called: bool
+) -> None:
+    # 001 Art. XXXII § 1 b: "que a bola parta do campo de defesa para o ataque e ultrapasse o
+    # último jogador adversário"; a ball played on from the attacking half (gaucha's ten
+    # minutes, frame 7322) or from the halfway line makes no offside. 000 REGRA 11 asks
+    # nothing of the ball's start: the brasileira referee calls both.
+    for rules, want in (("gaucha", called), ("brasileira", True)):
+        ref = Referee(TABLE, rules)
+        ref.update(_gaucha_frame(0, (start_x, 0.0)))
+        hit = (Contact(0.04, "A7", "ball", "piece-ball", 500.0),)
+        ref.update(_gaucha_frame(1, (start_x, 0.0), hit, flicked=("A7",)))
+        got = ref.update(
+            _gaucha_frame(2, (615.0, 190.0), (Contact(0.07, "A9", "ball", "piece-ball", 300.0),))
+        )
+        assert any(e["type"] == "offside" for e in got) == want, rules

@@ -111,16 +111,35 @@ def _gaucha_throw_in() -> Script:
     return s
 
 
-def _gaucha_offside(ball_to: float) -> Script:
+def _gaucha_offside(ball_to: float, start_x: float = -100.0) -> Script:
     s = roster(
         ("B5", "B", "button", 300.0, 0.0),
         ("A9", "A", "button", 650.0, 200.0),
-        ("A7", "A", "button", -140.0, 0.0),
-        ("ball", "", "ball", -100.0, 0.0),
+        ("A7", "A", "button", start_x - 40.0, 0.0),
+        ("ball", "", "ball", start_x, 0.0),
         gaucha=True,
     )
     s.rest(3)
     lance(s, "A7", (ball_to, -150.0), steps=10)
+    return s
+
+
+def _gaucha_received(start_x: float) -> Script:
+    """A7 plays the ball from ``start_x`` onto A9, who waits beyond B's last outfield button."""
+    s = roster(
+        ("B5", "B", "button", 300.0, 0.0),
+        ("A9", "A", "button", 650.0, 200.0),
+        ("A7", "A", "button", start_x - 40.0, 0.0),
+        ("ball", "", "ball", start_x, 0.0),
+        gaucha=True,
+    )
+    s.rest(3)
+    s.move(
+        {"A7": (0, 2, (start_x - 20.0, 0.0)), "ball": (1, 8, (612.0, 180.0))},
+        {2: [("A7", "ball", BALL)]},
+    )
+    s.move({"ball": (0, 2, (610.0, 178.0))}, {1: [("A9", "ball", BALL)]})
+    s.rest(3)
     return s
 
 
@@ -286,6 +305,19 @@ GAUCHA = [
         "the ball from the defence half passes the last defender: offside",
         "001 Art. XXXII § 1 b",
         lambda: _gaucha_offside(700.0),
+        (("offside", "A", "A9", {"passer": "A7"}),),
+    ),
+    Situation(
+        "the ball played on from the attacking half onto a team-mate beyond the last "
+        "defender: no offside",
+        "001 Art. XXXII § 1 b",
+        lambda: _gaucha_received(150.0),
+        absent=("offside",),
+    ),
+    Situation(
+        "the same from the defence half: offside",
+        "001 Art. XXXII § 1 b",
+        lambda: _gaucha_received(-150.0),
         (("offside", "A", "A9", {"passer": "A7"}),),
     ),
     Situation(
