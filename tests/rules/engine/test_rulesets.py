@@ -111,7 +111,8 @@ def _gaucha_throw_in() -> Script:
     return s
 
 
-def _gaucha_offside(ball_to: float, start_x: float = -100.0) -> Script:
+def _gaucha_pass(start_x: float) -> Script:
+    """A7 beside the ball at ``start_x``; A9 waits beyond B's last outfield button (B5)."""
     s = roster(
         ("B5", "B", "button", 300.0, 0.0),
         ("A9", "A", "button", 650.0, 200.0),
@@ -120,20 +121,18 @@ def _gaucha_offside(ball_to: float, start_x: float = -100.0) -> Script:
         gaucha=True,
     )
     s.rest(3)
+    return s
+
+
+def _gaucha_offside(ball_to: float) -> Script:
+    s = _gaucha_pass(-100.0)
     lance(s, "A7", (ball_to, -150.0), steps=10)
     return s
 
 
 def _gaucha_received(start_x: float) -> Script:
-    """A7 plays the ball from ``start_x`` onto A9, who waits beyond B's last outfield button."""
-    s = roster(
-        ("B5", "B", "button", 300.0, 0.0),
-        ("A9", "A", "button", 650.0, 200.0),
-        ("A7", "A", "button", start_x - 40.0, 0.0),
-        ("ball", "", "ball", start_x, 0.0),
-        gaucha=True,
-    )
-    s.rest(3)
+    """A7 plays the ball from ``start_x`` onto A9."""
+    s = _gaucha_pass(start_x)
     s.move(
         {"A7": (0, 2, (start_x - 20.0, 0.0)), "ball": (1, 8, (612.0, 180.0))},
         {2: [("A7", "ball", BALL)]},
