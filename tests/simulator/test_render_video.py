@@ -18,14 +18,17 @@ from simulator.video import VideoWriter, read_video, video_info
 TABLE = load_table("brasileira")
 
 
-def test_video_round_trip(tmp_path) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize("quick", [False, True])
+def test_video_round_trip(tmp_path, quick: bool) -> None:  # type: ignore[no-untyped-def]
+    # quick: OpenCV's colour conversion, which must agree with the decoder's (limited range,
+    # BT.601) as swscale's does
     vv, uu = np.mgrid[0:72, 0:128]
     frames = [
         np.stack([uu + 10 * k, vv * 2, 255 - uu], axis=2).clip(0, 255).astype(np.uint8)
         for k in range(6)
     ]
     path = tmp_path / "v.mp4"
-    with VideoWriter(path, fps=30, size=(128, 72), crf=12) as w:
+    with VideoWriter(path, fps=30, size=(128, 72), crf=12, quick=quick) as w:
         for f in frames:
             w.write(f)
     back = list(read_video(path))
