@@ -80,19 +80,33 @@ def _render(
 
 
 def speed_run(video: Path, mode: str) -> dict[str, Any]:
-    """One pass in this process: ``decode`` (every frame to BGR) or ``analyze``."""
+    """One pass in this process: ``decode`` (every frame to BGR), ``analyze`` (as ``botao
+    analyze``: the detector in a process of its own, two frames ahead) or ``analyze-here``
+    (the detector in this process). CPU and peak memory count the detector's process too
+    (its peak added to this one's)."""
+    import resource
+
     from monitor.analyze import analyze
     from monitor.source import VideoFileSource
 
+    if mode not in ("decode", "analyze", "analyze-here"):
+        raise SystemExit(f"--speed-run: mode must be decode, analyze or analyze-here, not {mode}")
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0, c0 = time.perf_counter(), time.process_time()
     if mode == "decode":
         n = sum(1 for _ in VideoFileSource(video).frames())
     else:
+        ahead = 2 if mode == "analyze" else 0
         with tempfile.TemporaryDirectory() as tmp:
-            s = analyze(video, tmp, "brasileira", video.with_name("camera.json"))
+            s = analyze(
+                video, tmp, "brasileira", video.with_name("camera.json"), detect_ahead=ahead
+            )
             n = s.frames
     wall, cpu = time.perf_counter() - t0, time.process_time() - c0
-    return {"frames": n, "wall_s": wall, "cpu_s": cpu, "peak_mb": _rss_mb("VmHWM")}
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu += (after.ru_utime - kids.ru_utime) + (after.ru_stime - kids.ru_stime)
+    peak = _rss_mb("VmHWM") + after.ru_maxrss / 1024.0
+    return {"frames": n, "wall_s": wall, "cpu_s": cpu, "peak_mb": peak}
 
 
 def speed(seconds: float = SPEED_SECONDS, seed: int = SEED) -> dict[str, dict[str, Any]]:

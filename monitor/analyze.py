@@ -1,8 +1,10 @@
 """A replay analysed end to end: frames -> camera -> detections -> tracks -> rule engine -> files.
 
 :func:`analyze` reads a video once, frame by frame (:class:`monitor.source.VideoFileSource`,
-decoded ahead on a second thread): the detector (:class:`vision.detect.Detector`) and the
-tracker (:class:`vision.tracker.Tracker`) give every piece in table millimetres, the adapter
+decoded ahead on a second thread): the detector (:class:`vision.detect.Detector`, in a process
+of its own two frames ahead, :class:`vision.detect_worker.DetectorWorker`: the same detections
+on another core) and the tracker (:class:`vision.tracker.Tracker`) give every piece in table
+millimetres, the adapter
 (:func:`monitor.adapt.state_from_tracks`) hands them to the rule set's engine
 (:class:`rules.engine.RuleEngine`), and the camera keeper (:class:`calibration.keeper.CameraKeeper`)
 watches the markings for a bumped table or camera. Into ``out``:
@@ -54,6 +56,7 @@ from rules.engine import (
 )
 from rules.rulesets import get_ruleset
 from simulator.video import VideoWriter
+from vision.detect_worker import DetectorWorker, WorkerError
 from vision.pipeline import TracksWriter, prefetch
 from vision.track_types import TrackerConfig, TrackFrame
 from vision.tracker import Tracker
@@ -116,7 +119,7 @@ class _VideoOut:
     work without the interpreter lock) overlap the detection of the next frames."""
 
     def __init__(self, path: Path, fps: float, size_wh: tuple[int, int]) -> None:
-        self.writer = VideoWriter(path, fps, size_wh, preset="ultrafast", crf=23)
+        self.writer = VideoWriter(path, fps, size_wh, preset="ultrafast", crf=23, quick=True)
         self.q: queue.Queue[tuple[Callable[..., U8], tuple[Any, ...]] | None] = queue.Queue(
             maxsize=8
         )
@@ -206,8 +209,11 @@ class Referee:
     detect, track, adapt, judge, watch the camera, and write every output as it goes.
 
     ``step(k, image, t)`` takes frame ``k`` (frames may be skipped: live processing drops
-    what it cannot keep up with); ``close()`` flushes the engine's held frames and closes the
-    files. ``video_scale`` None: the annotated video at most 960 pixels wide.
+    what it cannot keep up with) and judges it; with a ``worker`` (the detector in its own
+    process) ``push(k, image, t)`` sends it and judges the frames whose detections are back,
+    ``drain()`` the rest. ``close()`` flushes the engine's held frames and closes the files
+    (and the worker; frames still queued are dropped: drain first). ``video_scale`` None: the
+    annotated video at most 960 pixels wide.
     """
 
     def __init__(
@@ -225,6 +231,7 @@ class Referee:
         write_video: bool = True,
         learn: list[U8] | None = None,
         on_event: Callable[[Event], None] | None = None,
+        worker: DetectorWorker | None = None,
     ) -> None:
         from vision.detect import Detector
 
@@ -234,9 +241,20 @@ class Referee:
         config = TrackerConfig(fps=fps)
         self.teams = dict(config.teams)
         self.engine = RuleEngine(table, rules.name, self.teams, annotations, options)
-        self.detector = Detector(camera, table, rules.name)
-        if learn:
-            self.detector.learn_background(learn)
+        # the detector here, or ``worker``'s in a process of its own a few frames ahead of the
+        # tracker and the rules (:mod:`vision.detect_worker`: the same detections, beside
+        # them); the referee closes it
+        self.detector: Detector | None = None
+        self.worker = worker
+        if worker is not None:
+            if learn:
+                worker.learn(learn)
+        else:
+            self.detector = Detector(camera, table, rules.name)
+            if learn:
+                self.detector.learn_background(learn)
+        self._queued: deque[tuple[int, U8, float]] = deque()  # frames at the worker
+        self.judged = 0  # frames judged
         self.tracker = Tracker(config)
         self.keeper = CameraKeeper(camera, table)
         self.ball_d = float(rules.pieces.ball_diameter) if rules.pieces is not None else None
@@ -280,10 +298,62 @@ class Referee:
                 _marks(e, at[1], self.hud, e["t"] + 3.0)
 
     def step(self, k: int, image: U8, t: float) -> list[Event]:
-        """Process frame ``k`` (video time ``t``); returns the events it decided."""
+        """Process frame ``k`` (video time ``t``) and every frame before it; returns the events
+        decided."""
+        if self.worker is None:
+            assert self.detector is not None
+            return self._judge(k, image, t, self.detector.detect(image, k, t))
+        return self.push(k, image, t) + self.drain()
+
+    def push(self, k: int, image: U8, t: float) -> list[Event]:
+        """Frame ``k`` in; with a detector ahead, the frames it has detected are judged (the
+        oldest first, ``detect_ahead`` frames behind), else frame ``k`` now. Returns the events
+        decided."""
+        if self.worker is None:
+            return self.step(k, image, t)
+        evs: list[Event] = []
+        if self.worker.full:
+            evs = self.judge_next()
+        self.worker.submit(image, k, t)
+        self._queued.append((k, image, t))
+        return evs
+
+    @property
+    def queued(self) -> int:
+        """Frames sent to the detector ahead and not judged yet."""
+        return len(self._queued)
+
+    def ready(self) -> bool:
+        """Whether the oldest frame at the detector ahead can be judged without waiting."""
+        return self.worker is not None and bool(self._queued) and self.worker.ready()
+
+    @property
+    def next_frame(self) -> int | None:
+        """The frame :meth:`judge_next` would judge (None: nothing queued)."""
+        return self._queued[0][0] if self._queued else None
+
+    def judge_next(self) -> list[Event]:
+        """Judge the oldest frame at the detector ahead (waits for its detections)."""
+        assert self.worker is not None
+        k, image, t = self._queued[0]
+        try:
+            dets = self.worker.take()
+        finally:
+            self._queued.popleft()
+        return self._judge(k, image, t, dets)
+
+    def drain(self) -> list[Event]:
+        """Judge every frame still at the detector ahead."""
+        evs: list[Event] = []
+        while self._queued:
+            evs += self.judge_next()
+        return evs
+
+    def _judge(self, k: int, image: U8, t: float, dets: Any) -> list[Event]:
         from vision.detect import Detector
 
-        tf: TrackFrame = self.tracker.update(self.detector.detect(image, k, t))
+        tf: TrackFrame = self.tracker.update(dets)
+        self.judged += 1
         self.last_tf = tf
         state = state_from_tracks(tf, self.ball_d)
         self.recent.append((k, image, state))
@@ -296,8 +366,12 @@ class Referee:
         cal = keeper.update(image if keeper.due else None, t, k)
         if keeper.camera is not self.camera:  # recalibrated: see through the new model
             self.camera = keeper.camera
-            self.detector = Detector(self.camera, self.table, self.rules.name)
-            self.detector.learn_background([im for _, im, _ in self.recent])
+            learn = [im for _, im, _ in self.recent]
+            if self.worker is not None:  # the frames in flight are detected again
+                self.worker.rebuild(self.camera, learn)
+            else:
+                self.detector = Detector(self.camera, self.table, self.rules.name)
+                self.detector.learn_background(learn)
             if self.overlay is not None:
                 self.overlay.set_camera(self.camera)
         self.emit(cal, image, state)
@@ -334,6 +408,8 @@ class Referee:
                 evs = self.engine.finish()
                 self.emit(evs, self.recent[-1][1], self.recent[-1][2])
         finally:
+            if self.worker is not None:
+                self.worker.close()
             self.events_file.close()
             self.tracks.close()
             if self.video_out is not None:
@@ -354,12 +430,15 @@ def analyze(
     kick_off: bool = True,
     progress: Callable[[int, int], None] | None = None,
     on_event: Callable[[Event], None] | None = None,
+    detect_ahead: int = 2,
 ) -> AnalyzeSummary:
     """Analyse ``video`` into ``out`` (see the module docstring); returns the summary.
 
     Bad input (no such file, no video, a camera for another size, bad annotations, a video the
     camera cannot be calibrated from) raises :class:`UsageError`. ``progress(done, total)`` is
-    called per frame; ``on_event`` with every event as it is written.
+    called per frame; ``on_event`` with every event as it is written. ``detect_ahead``: the
+    detector runs in a process of its own that many frames ahead of the tracker and the rules
+    (the same detections, on a second core); 0 runs it in this process.
     """
     from vision.detect import DetectorError
 
@@ -383,7 +462,11 @@ def analyze(
     summary = AnalyzeSummary(str(video), rules.name, fps=fps, camera=where)
 
     options = replace(TRACKED_OPTIONS, kick_off=kick_off)
+    worker: DetectorWorker | None = None
     try:
+        # started first: the child imports its modules while the table's frames are decoded
+        if detect_ahead > 0:
+            worker = DetectorWorker(camera, table, rules.name, depth=detect_ahead)
         ref = Referee(
             camera,
             table,
@@ -397,23 +480,29 @@ def analyze(
             write_video=write_video,
             learn=learn_frames(source, fps),
             on_event=on_event,
+            worker=worker,
         )
-    except DetectorError as exc:
+    except (DetectorError, WorkerError) as exc:
+        if worker is not None:
+            worker.close()
         raise UsageError(f"{video}: {exc}") from None
     n = 0
     total = source.announced
     try:
         for image in prefetch(img for _, img in source.frames()):
-            ref.step(n, image, n / fps)
+            ref.push(n, image, n / fps)
             n += 1
             if progress is not None:
-                progress(n, total)
-    except DetectorError as exc:
-        source.damage.stopped = f"stopped at frame {n}: {exc}"
+                progress(ref.judged, total)
+        ref.drain()
+        if progress is not None:
+            progress(ref.judged, total)
+    except (DetectorError, WorkerError) as exc:  # what was judged is kept (exit status 3)
+        source.damage.stopped = f"stopped at frame {ref.judged}: {exc}"
     finally:
         ref.close()
     engine, counts, report = ref.engine, ref.counts, ref.report
-    summary.frames = n
+    summary.frames = ref.judged
     summary.score = dict(engine.score)
     summary.counts = counts
     summary.damage = None if source.damage.ok else source.damage.describe(video)

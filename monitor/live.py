@@ -35,6 +35,7 @@ from monitor.report import HEADLINE
 from monitor.source import SourceError
 from rules.engine import Annotations, Event
 from rules.rulesets import get_ruleset
+from vision.detect_worker import DetectorWorker, WorkerError
 
 __all__ = ["KEYS", "LiveSummary", "live"]
 
@@ -123,12 +124,15 @@ def live(
     keys: TextIO | None = None,
     say: Callable[[str], None] = print,
     on_event: Callable[[Event, float], None] | None = None,
+    detect_ahead: int = 2,
 ) -> LiveSummary:
     """Monitor ``source_spec`` live into ``out`` (see the module docstring).
 
     ``seconds`` stops after that much video time; ``keys`` is a text stream of key lines
     (the terminal's standard input by default when it is one); ``say`` prints status and
-    events; ``on_event(event, latency_ms)`` sees every event.
+    events; ``on_event(event, latency_ms)`` sees every event. ``detect_ahead``: frames the
+    detector (in a process of its own, :mod:`vision.detect_worker`) may hold while this
+    process judges the frames before them; 0 detects here, one frame at a time.
     """
     rules = get_ruleset(rules_name)
     table = load_table(table_name or rules.table or "brasileira")
@@ -151,6 +155,16 @@ def live(
     if keys is not None:
         _keys_from(keys, commands)
     window = False
+    sent: dict[int, float] = {}  # frame -> when its judging started (sent to the detector)
+
+    def judge_next() -> None:
+        assert ref is not None
+        k = ref.next_frame
+        ref.judge_next()
+        if k is not None and k in sent:
+            summary.step_ms.append((time.perf_counter() - sent.pop(k)) * 1000.0)
+            summary.judged += 1
+
     try:
         warm = _warm_up(capture, warmup_s, fps)
         if camera_spec is not None:
@@ -184,6 +198,11 @@ def live(
             if on_event is not None:
                 on_event(e, lat)
 
+        worker = (
+            DetectorWorker(camera, table, rules.name, depth=detect_ahead)
+            if detect_ahead > 0
+            else None
+        )
         ref = Referee(
             camera,
             table,
@@ -196,15 +215,20 @@ def live(
             write_video=False,
             learn=[g.image for g in warm],
             on_event=event,
+            worker=worker,
         )
         say(f"botao live: judging {source_spec} ({rules.name}); keys: " + ", ".join(KEYS))
         window = has_display()
         paused = False
         last_index = -1
         while True:
-            g = capture.newest(0.5)
+            while ref.ready():  # detections back: judged at once, not when the next frame comes
+                judge_next()
+            g = capture.newest(0.002 if ref.queued else 0.5)
             if g is None:
                 if capture.ended:
+                    while ref.queued:
+                        judge_next()
                     summary.stopped_by = "the source ended"
                     break
                 continue
@@ -220,11 +244,17 @@ def live(
                 say("botao live: paused" if paused else "botao live: judging again")
             if paused or g.index <= last_index:
                 continue
+            if ref.worker is not None and ref.worker.full:
+                judge_next()  # the oldest first: the detector has room for the newest
             t0 = time.perf_counter()
             summary.age_ms.append((t0 - g.t_capture) * 1000.0)
-            ref.step(g.index, g.image, g.index / fps)
-            summary.step_ms.append((time.perf_counter() - t0) * 1000.0)
-            summary.judged += 1
+            if ref.worker is not None:
+                sent[g.index] = t0
+                ref.push(g.index, g.image, g.index / fps)
+            else:
+                ref.step(g.index, g.image, g.index / fps)
+                summary.step_ms.append((time.perf_counter() - t0) * 1000.0)
+                summary.judged += 1
             last_index = g.index
             if window:
                 commands.put(_show(ref, g))
@@ -237,6 +267,11 @@ def live(
         if recorder is not None:
             recorder.close()
         if ref is not None:
+            try:  # the frames still at the detector: judged, unless stopped by Ctrl-C
+                while ref.queued and summary.stopped_by != "Ctrl-C":
+                    judge_next()
+            except (WorkerError, ValueError, KeyboardInterrupt):
+                pass
             ref.close()
             summary.score, summary.counts = dict(ref.engine.score), dict(ref.counts)
             ref.report.write(out / "report.html", {"frames": summary.judged, "rules": rules.name})

@@ -156,3 +156,23 @@ def test_not_a_video_and_wrong_camera_size(clip: Path, tmp_path: Path, capsys) -
 def test_missing_video(tmp_path: Path, capsys) -> None:
     assert main(["analyze", "nowhere.mp4", "--rules", "brasileira", "--out", str(tmp_path)]) == 2
     assert "nowhere.mp4" in capsys.readouterr().err
+
+
+def test_detector_in_this_process_gives_the_same_files(
+    clip: Path, analysed: Path, tmp_path
+) -> None:
+    # ``botao analyze`` runs the detector in a process of its own, two frames ahead
+    # (vision.detect_worker); in this process it must decide the same, to the byte
+    from monitor.analyze import analyze
+
+    s = analyze(
+        clip / "video.mp4",
+        tmp_path,
+        "brasileira",
+        clip / "camera.json",
+        write_video=False,
+        detect_ahead=0,
+    )
+    assert s.frames == int(SECONDS * 30) + 1
+    for name in ("events.jsonl", "tracks.csv", "contacts.jsonl"):
+        assert (tmp_path / name).read_bytes() == (analysed / name).read_bytes(), name

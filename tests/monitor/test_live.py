@@ -154,15 +154,15 @@ def test_live_stops_cleanly_on_ctrl_c(clip: Path, tmp_path: Path, monkeypatch) -
     from monitor import live as live_mod
 
     calls = {"n": 0}
-    real_step = live_mod.Referee.step
+    real_judge = live_mod.Referee._judge
 
-    def step(self, k, image, t):  # Ctrl-C arrives while the fifth frame is judged
+    def judge(self, k, image, t, dets):  # Ctrl-C arrives while the fifth frame is judged
         calls["n"] += 1
         if calls["n"] == 5:
             raise KeyboardInterrupt
-        return real_step(self, k, image, t)
+        return real_judge(self, k, image, t, dets)
 
-    monkeypatch.setattr(live_mod.Referee, "step", step)
+    monkeypatch.setattr(live_mod.Referee, "_judge", judge)
     s = _live_slowly(clip, tmp_path)
     assert s.stopped_by == "Ctrl-C" and s.judged == 4
     # The files are closed and complete: the recording plays, the summary is written.

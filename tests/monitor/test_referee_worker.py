@@ -1,0 +1,72 @@
+"""The referee with its detector in a process of its own, a few frames ahead: the same events,
+tracks and contacts as with the detector in the caller's process, through a recalibration
+(the rebuilt detector must also redo the frames already sent to it).
+
+A seeded match with hands rendered at 960x540; recalibration asked for (live mode's key) at
+frame 20: the camera keeper fits the camera again on the next frames it tests and the
+detector is rebuilt on the new one. (A bumped camera takes the same path, at a second a
+frame of detection while the old camera is wrong: too slow for a unit test.)
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from benchmarks.bench_calibration import random_camera
+from geometry.tablespec import load_table
+from monitor.analyze import Referee
+from simulator.designs import FIELD_COLOURS, RenderStyle
+from simulator.match import Match
+from simulator.render import Renderer
+from vision.detect_worker import DetectorWorker
+
+TABLE = load_table("brasileira")
+FPS = 30.0
+
+
+def _frames() -> tuple[object, list[np.ndarray]]:
+    rng = np.random.default_rng(41)
+    cam, _, _ = random_camera(rng, TABLE, (960, 540))
+    style = RenderStyle(field_bgr=FIELD_COLOURS["green"], noise_sigma=3.0, jpeg_quality=85)
+    render = Renderer(TABLE, cam, style)
+    return cam, [render.render(f) for f in Match(TABLE, "brasileira", seed=41, fps=FPS).frames(2)]
+
+
+def _run(out: Path, cam: object, frames: list[np.ndarray], ahead: int) -> list[dict]:
+    out.mkdir()
+    worker = DetectorWorker(cam, TABLE, "brasileira", depth=ahead) if ahead else None  # type: ignore[arg-type]
+    ref = Referee(
+        cam,  # type: ignore[arg-type]
+        TABLE,
+        "brasileira",
+        out,
+        FPS,
+        title="t",
+        learn=frames[:30:3],
+        write_video=False,
+        worker=worker,
+    )
+    asked = False
+    for k, img in enumerate(frames):
+        ref.push(k, img, k / FPS)
+        if ref.judged == 21 and not asked:  # frame 20 judged (the detector ahead: two later)
+            ref.recalibrate()
+            asked = True
+    ref.drain()
+    ref.close()
+    assert ref.judged == len(frames)
+    assert ref.camera is not cam and ref.keeper.results[-1][1].ok  # recalibrated, rebuilt
+    return [json.loads(ln) for ln in (out / "events.jsonl").read_text("utf-8").splitlines()]
+
+
+def test_detector_ahead_decides_as_in_process_through_a_recalibration(tmp_path: Path) -> None:
+    cam, frames = _frames()
+    here = _run(tmp_path / "here", cam, frames, 0)
+    ahead = _run(tmp_path / "ahead", cam, frames, 2)
+    assert len(here) > 1
+    assert ahead == here
+    for name in ("tracks.csv", "contacts.jsonl"):
+        assert (tmp_path / "ahead" / name).read_bytes() == (tmp_path / "here" / name).read_bytes()

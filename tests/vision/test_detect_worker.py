@@ -1,0 +1,141 @@
+"""The detector in a process of its own (``vision.detect_worker``): the same detections as in
+the caller's process, bit for bit, in order, through a rebuild; errors that say what failed.
+
+A 2 s seeded random match rendered at 800x520 (not square: swapped axes would show) with a
+tilted camera and hands; the real detector both ways.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from calibration.camera import load_camera
+from geometry.tablespec import load_table
+from monitor.cli import main
+from monitor.source import VideoFileSource
+from vision.detect import Detector, DetectorError
+from vision.detect_worker import DetectorWorker, WorkerError
+from vision.detections import Detections
+
+TABLE = load_table("brasileira")
+
+
+@pytest.fixture(scope="module")
+def clip(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("clip")
+    args = ["simulate", "--random-match", "--seconds", "2", "--seed", "5"]
+    args += ["--resolution", "800x520", "--camera", "tilted", "--out", str(out)]
+    assert main(args) == 0
+    return out
+
+
+@pytest.fixture(scope="module")
+def frames(clip: Path) -> list[np.ndarray]:
+    return [img for _, img in VideoFileSource(clip / "video.mp4").frames()]
+
+
+def _same(a: Detections, b: Detections) -> None:
+    for f in dataclasses.fields(Detections):
+        x, y = getattr(a, f.name), getattr(b, f.name)
+        if isinstance(x, np.ndarray):
+            assert x.dtype == y.dtype and np.array_equal(x, y, equal_nan=x.dtype.kind == "f"), (
+                f.name
+            )
+        elif isinstance(x, list):
+            assert len(x) == len(y) and all(
+                np.array_equal(u, v) for u, v in zip(x, y, strict=True)
+            ), f.name
+        else:
+            assert x == y, f.name
+
+
+def test_same_detections_as_in_process_through_a_rebuild(clip: Path, frames: list) -> None:
+    cam = load_camera(clip / "camera.json")
+    learn, run = frames[:60:4], frames[:24]
+    here = Detector(cam, TABLE, "brasileira")
+    here.learn_background(learn)
+    want = [here.detect(img, k, k / 30) for k, img in enumerate(run)]
+    # rebuilt after frame 11 (a recalibration): frames 12.. by a detector that learned again
+    again = Detector(cam, TABLE, "brasileira")
+    again.learn_background(run[8:12])
+    want[12:] = [again.detect(img, k, k / 30) for k, img in enumerate(run) if k >= 12]
+
+    got: list[Detections] = []
+    with DetectorWorker(cam, TABLE, "brasileira", learn, depth=3) as w:
+        for k, img in enumerate(run):
+            if w.full:
+                got.append(w.take())
+            w.submit(img, k, k / 30)
+            if k == 14:  # frames 12, 13, 14 in flight: detected again by the new detector
+                assert len(got) == 12 and w.in_flight == 3
+                w.rebuild(cam, run[8:12])
+        while w.in_flight:
+            got.append(w.take())
+    assert [d.frame for d in got] == list(range(24))
+    assert sum(len(d.kind) for d in got) > 24 * 10  # the pieces are there to compare
+    for a, b in zip(got, want, strict=True):
+        _same(a, b)
+
+
+def test_bad_image_and_misuse_are_one_line_errors(clip: Path, frames: list) -> None:
+    cam = load_camera(clip / "camera.json")
+    with DetectorWorker(cam, TABLE, "brasileira", frames[:40:8], depth=1) as w:
+        with pytest.raises(WorkerError, match="no frame in flight"):
+            w.take()
+        with pytest.raises(DetectorError, match=r"image is 520x800 .*camera's is 800x520"):
+            w.submit(np.zeros((800, 520, 3), np.uint8), 0, 0.0)
+        w.submit(frames[0], 0, 0.0)
+        with pytest.raises(WorkerError, match="1 frames in flight already"):
+            w.submit(frames[1], 1, 0.0)
+        assert w.take().frame == 0
+    with pytest.raises(WorkerError, match="closed"):
+        w.submit(frames[0], 0, 0.0)
+
+
+def test_learning_errors_come_back_as_the_detectors(clip: Path, frames: list) -> None:
+    cam = load_camera(clip / "camera.json")
+    cut = [f[:100] for f in frames[:3]]  # frames of another size
+    with pytest.raises(ValueError, match=r"expected \(520, 800\), got \(100, 800\)"):
+        Detector(cam, TABLE, "brasileira").learn_background(cut)
+    with DetectorWorker(cam, TABLE, "brasileira") as w:
+        with pytest.raises(ValueError, match=r"expected \(520, 800\), got \(100, 800\)"):
+            w.learn(cut)
+        w.learn(frames[:40:8])  # and it goes on
+        w.submit(frames[0], 0, 0.0)
+        assert len(w.take().kind) > 10
+
+
+def test_a_killed_child_is_a_one_line_worker_error(clip: Path, frames: list) -> None:
+    cam = load_camera(clip / "camera.json")
+    w = DetectorWorker(cam, TABLE, "brasileira", frames[:40:8])
+    try:
+        assert w._proc is not None
+        w._proc.kill()
+        w._proc.wait()
+        with pytest.raises(WorkerError, match=r"the detector's process ended \(exit code -9\)"):
+            w.submit(frames[0], 0, 0.0)
+            w.take()
+    finally:
+        w.close()
+    w.close()  # twice: nothing
+
+
+@pytest.mark.skipif(
+    not hasattr(os, "sched_getaffinity") or len(os.sched_getaffinity(0)) < 2,
+    reason="processor affinity needs Linux and two processors",
+)
+def test_own_core_and_the_callers_processors_given_back(clip: Path) -> None:
+    cam = load_camera(clip / "camera.json")
+    before = os.sched_getaffinity(0)
+    with DetectorWorker(cam, TABLE, "brasileira") as w:
+        assert w._proc is not None
+        assert os.sched_getaffinity(w._proc.pid) == {max(before)}
+        assert os.sched_getaffinity(0) == before - {max(before)}
+    assert os.sched_getaffinity(0) == before
+    with DetectorWorker(cam, TABLE, "brasileira", own_core=False) as w:
+        assert os.sched_getaffinity(0) == before
