@@ -83,7 +83,7 @@ def speed_run(video: Path, mode: str) -> dict[str, Any]:
     """One pass in this process: ``decode`` (every frame to BGR), ``analyze`` (as ``botao
     analyze``: the detector in a process of its own, two frames ahead) or ``analyze-here``
     (the detector in this process). CPU and peak memory count the detector's process too
-    (its peak added to this one's)."""
+    (its peak, sampled while it runs, added to this one's: :mod:`benchmarks.procmem`)."""
     import resource
 
     from monitor.analyze import analyze
@@ -91,7 +91,10 @@ def speed_run(video: Path, mode: str) -> dict[str, Any]:
 
     if mode not in ("decode", "analyze", "analyze-here"):
         raise SystemExit(f"--speed-run: mode must be decode, analyze or analyze-here, not {mode}")
+    from benchmarks.procmem import ChildPeaks
+
     kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    watch = ChildPeaks()
     t0, c0 = time.perf_counter(), time.process_time()
     if mode == "decode":
         n = sum(1 for _ in VideoFileSource(video).frames())
@@ -103,9 +106,10 @@ def speed_run(video: Path, mode: str) -> dict[str, Any]:
             )
             n = s.frames
     wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    watch.stop()
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu += (after.ru_utime - kids.ru_utime) + (after.ru_stime - kids.ru_stime)
-    peak = _rss_mb("VmHWM") + after.ru_maxrss / 1024.0
+    peak = _rss_mb("VmHWM") + watch.peak_mb()
     return {"frames": n, "wall_s": wall, "cpu_s": cpu, "peak_mb": peak}
 
 

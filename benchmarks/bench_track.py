@@ -417,14 +417,19 @@ def video_run(video: Path, mode: str) -> dict[str, object]:
     """Time one pass over ``video`` in this process: ``decode`` (every frame to BGR, as the
     pipeline decodes them) or ``track`` (:func:`vision.pipeline.track_video`: the background
     learned from the first seconds, then decode + detect + track every frame, the decoder a
-    frame ahead in its own thread). Wall and CPU seconds (all threads), the resident memory
-    at each tenth of the frames and its peak."""
+    frame ahead in its own thread, the detector in a process of its own two frames ahead).
+    Wall and CPU seconds (all threads, the detector's process included), the resident memory
+    (this process's and the detector's) at each tenth of the frames and the peak (this
+    process's plus the detector's, :mod:`benchmarks.procmem`)."""
+    from benchmarks.procmem import ChildPeaks
     from calibration.camera import load_camera
     from vision.pipeline import iter_frames, track_video, video_size
 
     _, _, n_frames = video_size(video)
     step = max(n_frames // 10, 1)
     rss: list[float] = []
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    watch = ChildPeaks()
     t0, c0 = time.perf_counter(), time.process_time()
     n = 0
     if mode == "decode":
@@ -434,10 +439,14 @@ def video_run(video: Path, mode: str) -> dict[str, object]:
         frames = track_video(video, camera, load_table("brasileira"))
     for _ in frames:
         if n % step == 0:
-            rss.append(_rss_mb())
+            watch.sample()
+            rss.append(_rss_mb() + watch.rss_mb())
         n += 1
     wall, cpu = time.perf_counter() - t0, time.process_time() - c0
-    peak = _rss_mb("VmHWM")
+    watch.stop()
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu += (after.ru_utime - kids.ru_utime) + (after.ru_stime - kids.ru_stime)
+    peak = _rss_mb("VmHWM") + watch.peak_mb()
     return {"frames": n, "wall_s": wall, "cpu_s": cpu, "rss_mb": rss, "peak_mb": peak}
 
 

@@ -63,6 +63,10 @@ def _map(fd: int, shape: tuple[int, ...]) -> tuple[mmap.mmap, U8]:
     return buf, np.ndarray(shape, np.uint8, buf)
 
 
+def _recv_frames(conn: Connection, shapes: tuple[tuple[int, ...], ...]) -> list[U8]:
+    return [np.frombuffer(conn.recv_bytes(), np.uint8).reshape(shape) for shape in shapes]
+
+
 def _child(fd: int, frames_fd: int) -> None:
     """The child's entry: its end of the socket pair and the frames' file, then
     :func:`_serve`."""
@@ -89,6 +93,7 @@ def _serve(
     import cv2
 
     from vision.detect import Detector
+    from vision.memory import release_free_memory
 
     if threads is not None:
         cv2.setNumThreads(threads)
@@ -108,13 +113,17 @@ def _serve(
                     _, slot, k, t = msg
                     conn.send(("ok", det.detect(frames[slot], k, t)))
                 elif msg[0] == "learn":
-                    det.learn_background(msg[1])
+                    det.learn_background(_recv_frames(conn, msg[1]))
+                    release_free_memory()  # the frames, and what learning them took
                     conn.send(("ok", None))
                 elif msg[0] == "rebuild":
                     new = Detector(msg[1], table, rules_name)
-                    if msg[2]:
-                        new.learn_background(msg[2])
+                    learn = _recv_frames(conn, msg[2])
+                    if learn:
+                        new.learn_background(learn)
                     det = new
+                    del learn
+                    release_free_memory()
                     conn.send(("ok", None))
                 else:  # "close"
                     return
@@ -249,9 +258,20 @@ class DetectorWorker:
 
     def learn(self, frames: Sequence[U8]) -> None:
         """The detector learns the empty table from ``frames`` (waits until it has)."""
-        self._send(("learn", [np.ascontiguousarray(f) for f in frames]))
+        self._send_with_frames(("learn",), frames)
         self._control += 1
         self._settle()
+
+    def _send_with_frames(self, msg: tuple[Any, ...], frames: Sequence[U8] | None) -> None:
+        """``msg`` + the frames' shapes, then each frame's bytes as they are (no pickled copy
+        of them all: 15 frames of 1080p are 93 MB)."""
+        frames = [np.ascontiguousarray(f, np.uint8) for f in frames or ()]
+        self._send((*msg, tuple(f.shape for f in frames)))
+        try:
+            for f in frames:
+                self._conn.send_bytes(f.data.cast("B"))
+        except OSError:
+            raise WorkerError(self._died()) from None
 
     def _settle(self) -> None:
         """Wait for the control messages' replies (raising the first error)."""
@@ -319,8 +339,7 @@ class DetectorWorker:
         again = list(self._pending)
         for _ in again:  # their detections by the old detector: dropped
             self._recv()
-        frames = [np.ascontiguousarray(f) for f in learn] if learn else None
-        self._send(("rebuild", camera, frames))
+        self._send_with_frames(("rebuild", camera), learn)
         self._control += 1
         self.size_wh = tuple(int(v) for v in camera.image_size)  # type: ignore[assignment]
         for slot, k, t in again:

@@ -203,13 +203,19 @@ def track_video(
     config: TrackerConfig | None = None,
     learn_frames: int = 15,
     learn_span_s: float = 10.0,
+    detect_ahead: int = 0,
 ) -> Iterator[TrackFrame]:
     """Track every frame of a video; yields one :class:`TrackFrame` per frame.
 
     ``progress`` is called with the number of frames done; ``out_dir`` receives
     ``tracks.csv`` and ``contacts.jsonl`` as the frames go. ``detector`` defaults to
-    :class:`vision.detect.Detector` for ``camera`` and ``table``; it learns the empty table from
-    ``learn_frames`` frames spread over the first ``learn_span_s`` seconds.
+    :class:`vision.detect.Detector` for ``camera`` and ``table``, here or (``detect_ahead`` >
+    0) in a process of its own that many frames ahead of the tracker
+    (:mod:`vision.detect_worker`); it learns the empty table from ``learn_frames`` frames spread
+    over the first ``learn_span_s`` seconds. Here by default: the tracker is a fifth of the
+    detector's time, so the second process gains little (34.9 against 32.5 frames/s on the
+    seed-21 render, two cores) for a second interpreter's memory (~300 MB more at 1080p:
+    ``python -m benchmarks.bench_track --video-run VIDEO track``).
     Raises :class:`PipelineError` for a video that cannot be read or whose size is not the
     camera's.
     """
@@ -219,25 +225,55 @@ def track_video(
         raise PipelineError(
             f"{path}: the video is {size[0]}x{size[1]}, the camera is for {w}x{h} images"
         )
+    worker = None
     if detector is None:
-        from vision.detect import Detector
+        if detect_ahead > 0:
+            from vision.detect_worker import DetectorWorker
 
-        detector = Detector(camera, table, rules_name)
+            # started first: the child imports its modules while the table's frames decode
+            worker = DetectorWorker(camera, table, rules_name, depth=detect_ahead)
+        else:
+            from vision.detect import Detector
+
+            detector = Detector(camera, table, rules_name)
     span = max(int(learn_span_s * fps), 1)
     if n_frames:
         span = min(span, n_frames)
     every = max(span // max(learn_frames, 1), 1)
-    detector.learn_background(iter_frames(path, every, learn_frames))
     tracker = Tracker(config or TrackerConfig(fps=fps))
-    writer = TracksWriter(out_dir) if out_dir is not None else None
+    writer: TracksWriter | None = None
+    done = 0
+
+    def track(dets: Detections) -> TrackFrame:
+        nonlocal done
+        tf = tracker.update(dets)
+        if writer is not None:
+            writer.write(tf)
+        done += 1
+        if progress is not None:
+            progress(done)
+        return tf
+
     try:
+        learn = iter_frames(path, every, learn_frames)
+        if worker is not None:
+            worker.learn(list(learn))
+        else:
+            assert detector is not None
+            detector.learn_background(learn)
+        writer = TracksWriter(out_dir) if out_dir is not None else None
         for k, image in enumerate(prefetch(iter_frames(path))):
-            tf = tracker.update(detector.detect(image, k, k / fps))
-            if writer is not None:
-                writer.write(tf)
-            if progress is not None:
-                progress(k + 1)
-            yield tf
+            if worker is None:
+                assert detector is not None
+                yield track(detector.detect(image, k, k / fps))
+                continue
+            if worker.full:
+                yield track(worker.take())
+            worker.submit(image, k, k / fps)
+        while worker is not None and worker.in_flight:
+            yield track(worker.take())
     finally:
+        if worker is not None:
+            worker.close()
         if writer is not None:
             writer.close()

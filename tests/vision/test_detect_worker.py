@@ -139,3 +139,25 @@ def test_own_core_and_the_callers_processors_given_back(clip: Path) -> None:
     assert os.sched_getaffinity(0) == before
     with DetectorWorker(cam, TABLE, "brasileira", own_core=False) as w:
         assert os.sched_getaffinity(0) == before
+
+
+def test_track_video_with_the_detector_ahead_writes_the_same_tracks(
+    clip: Path, tmp_path: Path
+) -> None:
+    from vision.pipeline import track_video
+
+    cam = load_camera(clip / "camera.json")
+    done: dict[int, list[int]] = {0: [], 2: []}
+    for ahead in (0, 2):
+        frames = track_video(
+            clip / "video.mp4",
+            cam,
+            TABLE,
+            progress=done[ahead].append,
+            out_dir=tmp_path / str(ahead),
+            detect_ahead=ahead,
+        )
+        assert [tf.frame for tf in frames] == list(range(61))
+    assert done[0] == done[2] == list(range(1, 62))
+    for name in ("tracks.csv", "contacts.jsonl"):
+        assert (tmp_path / "2" / name).read_bytes() == (tmp_path / "0" / name).read_bytes()
