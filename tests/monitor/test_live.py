@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from monitor.capture import Capture
+from monitor.capture import Capture, Recorder
 from monitor.cli import main
 from monitor.live import LiveSummary, live
 from monitor.source import VideoFileSource
@@ -75,6 +75,24 @@ def test_capture_hands_over_the_newest_and_counts_what_nobody_took() -> None:
     assert cap.captured_at(200) is None and cap.captured_at(-1) is None
 
 
+def test_the_recorder_keeps_the_frames_colours(tmp_path: Path) -> None:
+    # the raw recording is what ``botao analyze`` judges later: its colours must come back
+    # (OpenCV's yuv420p conversion, the decoder's BT.601 limited range), odd sizes cropped even
+    vv, uu = np.mgrid[0:91, 0:161]
+    frames = [
+        np.stack([uu + 7 * k, vv * 2, 255 - uu], axis=2).clip(0, 255).astype(np.uint8)
+        for k in range(5)
+    ]
+    rec = Recorder(tmp_path / "raw.mp4", 30.0, (161, 91))
+    for f in frames:
+        rec.put(f)
+    rec.close()
+    back = [img for _, img in VideoFileSource(tmp_path / "raw.mp4").frames()]
+    assert rec.frames == len(back) == 5 and rec.lost == 0
+    assert back[2].shape == (90, 160, 3)
+    assert np.abs(back[2].astype(float) - frames[2][:90, :160]).mean() < 3.0
+
+
 def test_a_camera_that_disappears_is_retried_with_backoff(monkeypatch) -> None:
     monkeypatch.setattr("monitor.capture.BACKOFF_S", (0.01, 0.02))
     gaps: list[str] = []
@@ -106,7 +124,8 @@ def clip(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
-def test_live_on_a_clip_played_as_a_camera(clip: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("ahead", [0, 2])  # the detector here, or in its own process
+def test_live_on_a_clip_played_as_a_camera(clip: Path, tmp_path: Path, ahead: int) -> None:
     said: list[str] = []
     keys = io.StringIO("s A A9\ng B\nu\nx\nr\n")
     s = live(
@@ -117,6 +136,7 @@ def test_live_on_a_clip_played_as_a_camera(clip: Path, tmp_path: Path) -> None:
         warmup_s=1.0,
         keys=keys,
         say=said.append,
+        detect_ahead=ahead,
     )
     assert s.stopped_by == "the source ended"
     assert s.captured == 151 and s.judged > 0 and s.captured == s.judged + s.dropped
@@ -132,11 +152,12 @@ def test_live_on_a_clip_played_as_a_camera(clip: Path, tmp_path: Path) -> None:
     assert any("recalibrating" in m for m in said)
     summary = json.loads((tmp_path / "summary.json").read_text("utf-8"))
     assert summary["format"] == "live/1" and summary["age_ms"]["max"] >= 0
+    assert summary["step_ms"]["median"] > 0 and len(s.step_ms) == s.judged
     for line in (tmp_path / "events.jsonl").read_text("utf-8").splitlines():
         assert json.loads(line)["format"] == "event/1"
 
 
-def _live_slowly(clip: Path, out: Path) -> LiveSummary:
+def _live_slowly(clip: Path, out: Path, ahead: int = 0) -> LiveSummary:
     """The clip judged live with its camera, played at a fifth of its speed: a slow machine
     still judges the few frames a test stops after before the clip ends."""
     return live(
@@ -147,10 +168,12 @@ def _live_slowly(clip: Path, out: Path) -> LiveSummary:
         warmup_s=0.5,
         say=lambda m: None,
         speed=0.2,
+        detect_ahead=ahead,
     )
 
 
-def test_live_stops_cleanly_on_ctrl_c(clip: Path, tmp_path: Path, monkeypatch) -> None:
+@pytest.mark.parametrize("ahead", [0, 2])
+def test_live_stops_cleanly_on_ctrl_c(clip: Path, tmp_path: Path, monkeypatch, ahead) -> None:
     from monitor import live as live_mod
 
     calls = {"n": 0}
@@ -163,7 +186,7 @@ def test_live_stops_cleanly_on_ctrl_c(clip: Path, tmp_path: Path, monkeypatch) -
         return real_judge(self, k, image, t, dets)
 
     monkeypatch.setattr(live_mod.Referee, "_judge", judge)
-    s = _live_slowly(clip, tmp_path)
+    s = _live_slowly(clip, tmp_path, ahead)
     assert s.stopped_by == "Ctrl-C" and s.judged == 4
     # The files are closed and complete: the recording plays, the summary is written.
     n = sum(1 for _ in VideoFileSource(tmp_path / "raw.mp4").frames())
