@@ -113,6 +113,21 @@ class AnalyzeSummary:
         }
 
 
+@dataclass
+class _Frame:
+    """A frame in, waiting to be judged: detected here (``dets``) or at the worker, or not at
+    all (``blind``: the camera lost); the camera keeper's events on it and its camera."""
+
+    k: int
+    image: U8
+    t: float
+    blind: bool
+    dets: Any
+    cal: list[Event]
+    camera_ok: bool
+    camera: Camera
+
+
 class _VideoOut:
     """:class:`VideoWriter` fed from a bounded queue on its own thread: each frame is drawn
     there too (``write(draw, *args)``), so drawing and encoding (libx264 and OpenCV's drawing
@@ -253,8 +268,10 @@ class Referee:
             self.detector = Detector(camera, table, rules.name)
             if learn:
                 self.detector.learn_background(learn)
-        self._queued: deque[tuple[int, U8, float]] = deque()  # frames at the worker
+        self._queued: deque[_Frame] = deque()  # frames in, not judged (at the worker)
+        self._seen: deque[U8] = deque(maxlen=4)  # the last frames in: a new camera's table
         self.judged = 0  # frames judged
+        self.blind = 0  # of which not detected nor judged: the camera lost
         self.tracker = Tracker(config)
         self.keeper = CameraKeeper(camera, table)
         self.ball_d = float(rules.pieces.ball_diameter) if rules.pieces is not None else None
@@ -300,47 +317,81 @@ class Referee:
     def step(self, k: int, image: U8, t: float) -> list[Event]:
         """Process frame ``k`` (video time ``t``) and every frame before it; returns the events
         decided."""
-        if self.worker is None:
-            assert self.detector is not None
-            return self._judge(k, image, t, self.detector.detect(image, k, t))
         return self.push(k, image, t) + self.drain()
 
     def push(self, k: int, image: U8, t: float) -> list[Event]:
-        """Frame ``k`` in; with a detector ahead, the frames it has detected are judged (the
-        oldest first, ``detect_ahead`` frames behind), else frame ``k`` now. Returns the events
-        decided."""
-        if self.worker is None:
-            return self.step(k, image, t)
+        """Frame ``k`` in: detected (here, or sent to the detector ahead), then shown to the
+        camera keeper; judged now, or with a detector ahead once its detections are back (the
+        oldest first, up to ``depth`` frames behind). Returns the events decided.
+
+        While the camera is lost (a bumped table or camera, :class:`CameraKeeper`) a frame is
+        not detected: its pixels are not where the camera model says, the detector's search
+        on them is slow (a second a frame) and what it found would be wrong. The tracks wait,
+        the rules make no call, until the keeper has a camera again.
+        """
         evs: list[Event] = []
-        if self.worker.full:
-            evs = self.judge_next()
-        self.worker.submit(image, k, t)
-        self._queued.append((k, image, t))
+        while self.worker is not None and self.worker.full:  # (blind frames take no room)
+            evs += self.judge_next()
+        blind = self.keeper.state == "lost"
+        dets: Any = None
+        if not blind:
+            if self.worker is not None:
+                self.worker.submit(image, k, t)
+            else:
+                assert self.detector is not None
+                dets = self.detector.detect(image, k, t)
+        self._seen.append(image)
+        cal = self._watch(k, image, t)
+        ok = self.keeper.state != "lost"
+        self._queued.append(_Frame(k, image, t, blind, dets, cal, ok, self.camera))
+        if self.worker is None:
+            evs += self.judge_next()
         return evs
+
+    def _watch(self, k: int, image: U8, t: float) -> list[Event]:
+        """The camera keeper on frame ``k`` (a test of the markings every few frames); a new
+        camera rebuilds the detector from the last frames, for the frames after ``k`` (the
+        same frames with a detector ahead or here: the keeper needs pixels, not detections)."""
+        keeper = self.keeper
+        cal = keeper.update(image if keeper.due else None, t, k)
+        if keeper.camera is not self.camera:  # recalibrated: see through the new model
+            from vision.detect import Detector
+
+            self.camera = keeper.camera
+            learn = list(self._seen)
+            if self.worker is not None:
+                self.worker.rebuild(self.camera, learn)
+            else:
+                self.detector = Detector(self.camera, self.table, self.rules.name)
+                self.detector.learn_background(learn)
+        return cal
 
     @property
     def queued(self) -> int:
-        """Frames sent to the detector ahead and not judged yet."""
+        """Frames in, not judged yet (at the detector ahead)."""
         return len(self._queued)
 
     def ready(self) -> bool:
-        """Whether the oldest frame at the detector ahead can be judged without waiting."""
-        return self.worker is not None and bool(self._queued) and self.worker.ready()
+        """Whether the oldest frame in can be judged without waiting for the detector."""
+        if not self._queued:
+            return False
+        return self._queued[0].blind or (self.worker is not None and self.worker.ready())
 
     @property
     def next_frame(self) -> int | None:
         """The frame :meth:`judge_next` would judge (None: nothing queued)."""
-        return self._queued[0][0] if self._queued else None
+        return self._queued[0].k if self._queued else None
 
     def judge_next(self) -> list[Event]:
-        """Judge the oldest frame at the detector ahead (waits for its detections)."""
-        assert self.worker is not None
-        k, image, t = self._queued[0]
+        """Judge the oldest frame in (waits for its detections)."""
+        f = self._queued[0]
         try:
-            dets = self.worker.take()
+            dets = f.dets
+            if not f.blind and self.worker is not None:
+                dets = self.worker.take()
         finally:
             self._queued.popleft()
-        return self._judge(k, image, t, dets)
+        return self._judge(f, dets)
 
     def drain(self) -> list[Event]:
         """Judge every frame still at the detector ahead."""
@@ -349,45 +400,41 @@ class Referee:
             evs += self.judge_next()
         return evs
 
-    def _judge(self, k: int, image: U8, t: float, dets: Any) -> list[Event]:
-        from vision.detect import Detector
-
-        tf: TrackFrame = self.tracker.update(dets)
+    def _judge(self, f: _Frame, dets: Any) -> list[Event]:
         self.judged += 1
+        if f.blind:  # no detection, no call: the keeper's events only
+            self.blind += 1
+            self.emit(f.cal, f.image, None)
+            if self.overlay is not None and self.video_out is not None:
+                self.video_out.write(self.overlay.draw, f.image, None, self._hud_now(False))
+            return list(f.cal)
+        k, image, t = f.k, f.image, f.t
+        tf: TrackFrame = self.tracker.update(dets)
         self.last_tf = tf
         state = state_from_tracks(tf, self.ball_d)
         self.recent.append((k, image, state))
-        # the rules first: the camera's watch (a test of the markings every few seconds) and
-        # the tracks' file come after the frame's events are written
+        # the rules first: the camera's events and the tracks' file after the frame's events
         evs = self.engine.update(state)
         self.emit(evs, image, state)
         self.tracks.write(tf)
-        keeper = self.keeper
-        cal = keeper.update(image if keeper.due else None, t, k)
-        if keeper.camera is not self.camera:  # recalibrated: see through the new model
-            self.camera = keeper.camera
-            learn = [im for _, im, _ in self.recent]
-            if self.worker is not None:  # the frames in flight are detected again
-                self.worker.rebuild(self.camera, learn)
-            else:
-                self.detector = Detector(self.camera, self.table, self.rules.name)
-                self.detector.learn_background(learn)
-            if self.overlay is not None:
-                self.overlay.set_camera(self.camera)
-        self.emit(cal, image, state)
-        evs = evs + cal
+        if self.overlay is not None and self.overlay.camera is not f.camera:
+            self.overlay.set_camera(f.camera)
+        self.emit(f.cal, image, state)
+        evs = evs + f.cal
         bi = state.ball_index
         if state.present[bi]:
             self.report.add_ball(t, state.ball_xy_mm, float(np.hypot(*state.v_mm_s[bi])))
         if self.overlay is not None and self.video_out is not None:
-            self.video_out.write(self.overlay.draw, image, tf, self._hud_now())
+            self.video_out.write(self.overlay.draw, image, tf, self._hud_now(f.camera_ok))
         return evs
 
-    def _hud_now(self) -> Hud:
+    def _hud_now(self, camera_ok: bool | None = None) -> Hud:
         """The HUD as it is now (its lists copied: the frame is drawn on another thread)."""
         hud, engine = self.hud, self.engine
+        if camera_ok is None:
+            camera_ok = self.keeper.state != "lost"
         hud.score, hud.clock_s = dict(engine.score), engine.clock_s
-        hud.offside_line, hud.camera_ok = engine.offside_line, self.keeper.state != "lost"
+        hud.offside_line, hud.camera_ok = engine.offside_line, camera_ok
         return replace(hud, messages=list(hud.messages), marks=list(hud.marks))
 
     def annotate(self, image: U8, tf: TrackFrame | None) -> U8:

@@ -250,7 +250,7 @@ def live(
                 say("botao live: paused" if paused else "botao live: judging again")
             if paused or g.index <= last_index:
                 continue
-            if ref.worker is not None and ref.worker.full:
+            while ref.worker is not None and ref.worker.full:
                 judge_next()  # the oldest first: the detector has room for the newest
             t0 = time.perf_counter()
             summary.age_ms.append((t0 - g.t_capture) * 1000.0)

@@ -180,9 +180,9 @@ class DetectorWorker:
     :class:`WorkerError` when the child itself fails. ``submit(image, k, t)`` sends a frame
     (take one first when :attr:`full`); ``take()`` returns the oldest frame's detections, or
     raises the :class:`vision.detect.DetectorError` the detector raised for it.
-    ``rebuild(camera, learn)`` replaces the detector (a recalibrated camera) and detects the
-    frames in flight again with the new one, so the results are those of a detector rebuilt
-    between the frames taken and the frames sent. Close it (or use it in a ``with``).
+    ``rebuild(camera, learn)`` replaces the detector (a recalibrated camera) for the frames
+    sent after it, as a detector rebuilt in the caller's process between those frames. Close
+    it (or use it in a ``with``).
     """
 
     def __init__(
@@ -213,7 +213,9 @@ class DetectorWorker:
         self._pending: deque[tuple[int, int, float]] = deque()  # (slot, frame, t) in flight
         self._next_slot = 0
         self._closed = False
-        self._control = 0
+        # the replies owed, in the order they come: "control" (start, learn, rebuild: an error
+        # or nothing) and "detect" (a frame's detections); every message gets one
+        self._expect: deque[str] = deque()
         self._affinity: tuple[int, set[int]] | None = None
         # the child is a plain interpreter started on this module (not multiprocessing's
         # spawn, which imports the caller's main script again and needs its
@@ -244,7 +246,7 @@ class DetectorWorker:
                     threads,
                 )
             )
-            self._control = 1  # replies owed to control messages, before any detection's
+            self._expect.append("control")
             if learn:
                 self.learn(learn)
         except BaseException:
@@ -257,9 +259,12 @@ class DetectorWorker:
             raise
 
     def learn(self, frames: Sequence[U8]) -> None:
-        """The detector learns the empty table from ``frames`` (waits until it has)."""
+        """The detector learns the empty table from ``frames`` (waits until it has; before
+        any frame is sent)."""
+        if self._pending:
+            raise WorkerError("learn the table before sending frames")
         self._send_with_frames(("learn",), frames)
-        self._control += 1
+        self._expect.append("control")
         self._settle()
 
     def _send_with_frames(self, msg: tuple[Any, ...], frames: Sequence[U8] | None) -> None:
@@ -274,10 +279,11 @@ class DetectorWorker:
             raise WorkerError(self._died()) from None
 
     def _settle(self) -> None:
-        """Wait for the control messages' replies (raising the first error)."""
+        """Wait for the control messages' replies owed before the next frame's (raising the
+        first error)."""
         error: BaseException | None = None
-        while self._control:
-            self._control -= 1
+        while self._expect and self._expect[0] == "control":
+            self._expect.popleft()
             kind, payload = self._recv()
             if kind == "error" and error is None:
                 error = payload
@@ -305,7 +311,8 @@ class DetectorWorker:
             raise WorkerError("the detector's process is closed")
         if self.full:
             raise WorkerError(f"{self.depth} frames in flight already: take one first")
-        self._settle()
+        if not self._pending:
+            self._settle()  # a detector that could not be built or learn: said now
         img = np.asarray(image)
         w, h = self.size_wh
         if img.shape != (h, w, 3) or img.dtype != np.uint8:
@@ -320,30 +327,29 @@ class DetectorWorker:
         self._frames[slot] = img
         self._send(("detect", slot, int(frame), float(t)))
         self._pending.append((slot, int(frame), float(t)))
+        self._expect.append("detect")
 
     def take(self) -> Detections:
         """The oldest frame's detections (waits for them)."""
         if not self._pending:
             raise WorkerError("no frame in flight")
-        self._settle()
-        kind, payload = self._recv()
-        self._pending.popleft()
+        try:
+            self._settle()
+        finally:  # the frame's own reply is read even when a rebuild before it failed
+            self._expect.popleft()
+            kind, payload = self._recv()
+            self._pending.popleft()
         if kind == "error":
             raise payload
         assert isinstance(payload, Detections)
         return payload
 
     def rebuild(self, camera: Camera, learn: Sequence[U8] | None) -> None:
-        """A new detector (``camera``, learning ``learn``); the frames in flight detected again."""
-        self._settle()
-        again = list(self._pending)
-        for _ in again:  # their detections by the old detector: dropped
-            self._recv()
+        """A new detector (``camera``, learning ``learn``) for the frames sent from now on;
+        the frames in flight are the old one's (as a detector rebuilt here between them)."""
         self._send_with_frames(("rebuild", camera), learn)
-        self._control += 1
+        self._expect.append("control")
         self.size_wh = tuple(int(v) for v in camera.image_size)  # type: ignore[assignment]
-        for slot, k, t in again:
-            self._send(("detect", slot, k, t))
 
     # ------------------------------------------------------------------ plumbing
     def _free_slot(self) -> int:

@@ -179,11 +179,11 @@ def test_live_stops_cleanly_on_ctrl_c(clip: Path, tmp_path: Path, monkeypatch, a
     calls = {"n": 0}
     real_judge = live_mod.Referee._judge
 
-    def judge(self, k, image, t, dets):  # Ctrl-C arrives while the fifth frame is judged
+    def judge(self, f, dets):  # Ctrl-C arrives while the fifth frame is judged
         calls["n"] += 1
         if calls["n"] == 5:
             raise KeyboardInterrupt
-        return real_judge(self, k, image, t, dets)
+        return real_judge(self, f, dets)
 
     monkeypatch.setattr(live_mod.Referee, "_judge", judge)
     s = _live_slowly(clip, tmp_path, ahead)

@@ -60,10 +60,11 @@ def test_same_detections_as_in_process_through_a_rebuild(clip: Path, frames: lis
     here = Detector(cam, TABLE, "brasileira")
     here.learn_background(learn)
     want = [here.detect(img, k, k / 30) for k, img in enumerate(run)]
-    # rebuilt after frame 11 (a recalibration): frames 12.. by a detector that learned again
+    # rebuilt after frame 14 was sent (a recalibration), frames 12-14 still in flight: 15.. by
+    # a detector that learned again, 12-14 by the old one
     again = Detector(cam, TABLE, "brasileira")
     again.learn_background(run[8:12])
-    want[12:] = [again.detect(img, k, k / 30) for k, img in enumerate(run) if k >= 12]
+    want[15:] = [again.detect(img, k, k / 30) for k, img in enumerate(run) if k >= 15]
 
     got: list[Detections] = []
     with DetectorWorker(cam, TABLE, "brasileira", learn, depth=3) as w:
@@ -71,7 +72,7 @@ def test_same_detections_as_in_process_through_a_rebuild(clip: Path, frames: lis
             if w.full:
                 got.append(w.take())
             w.submit(img, k, k / 30)
-            if k == 14:  # frames 12, 13, 14 in flight: detected again by the new detector
+            if k == 14:  # frames 12, 13, 14 in flight: the old detector's
                 assert len(got) == 12 and w.in_flight == 3
                 w.rebuild(cam, run[8:12])
         while w.in_flight:
