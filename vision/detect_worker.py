@@ -141,14 +141,37 @@ def _serve(
         buf.close()
 
 
+_MARK = "from vision.detect_worker import _child"  # in a child's command line
+
+
+def _other_children(pid: int) -> bool:
+    """Whether another detector process than ``pid`` runs on this machine (Linux's /proc)."""
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return False
+    for name in names:
+        if not name.isdigit() or int(name) == pid:
+            continue
+        try:
+            with open(f"/proc/{name}/cmdline", "rb") as f:
+                if _MARK.encode() in f.read():
+                    return True
+        except OSError:
+            continue
+    return False
+
+
 def _own_core(pid: int) -> tuple[int, set[int]] | None:
     """``pid`` on the last processor this thread may use, this thread (and the threads it
-    starts later) on the others; nothing where affinity is not Linux's or one processor.
-    Returns (this thread's id, its processors before) to put back, or None."""
+    starts later) on the others; nothing where affinity is not Linux's, on one processor, or
+    when another detector process runs (analyses run side by side: pinned, they would all
+    queue on the same processor). Returns (this thread's id, its processors before) to put
+    back, or None."""
     if not hasattr(os, "sched_setaffinity"):  # pragma: no cover - not Linux
         return None
     cpus = os.sched_getaffinity(0)
-    if len(cpus) < 2:
+    if len(cpus) < 2 or _other_children(pid):
         return None
     try:
         os.sched_setaffinity(pid, {max(cpus)})
@@ -223,8 +246,12 @@ class DetectorWorker:
         self._conn, child = mp.Pipe()
         fds = (child.fileno(), frames_fd)
         code = (
-            "import sys; sys.path[:0] = " + repr([p for p in sys.path if p]) + "; "
-            "from vision.detect_worker import _child; _child" + repr(fds)
+            "import sys; sys.path[:0] = "
+            + repr([p for p in sys.path if p])
+            + "; "
+            + _MARK
+            + "; _child"
+            + repr(fds)
         )
         self._proc: subprocess.Popen[bytes] | None = None
         try:

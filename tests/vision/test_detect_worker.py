@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -19,7 +20,7 @@ from geometry.tablespec import load_table
 from monitor.cli import main
 from monitor.source import VideoFileSource
 from vision.detect import Detector, DetectorError
-from vision.detect_worker import DetectorWorker, WorkerError
+from vision.detect_worker import DetectorWorker, WorkerError, _other_children
 from vision.detections import Detections
 
 TABLE = load_table("brasileira")
@@ -162,3 +163,32 @@ def test_track_video_with_the_detector_ahead_writes_the_same_tracks(
     assert done[0] == done[2] == list(range(1, 62))
     for name in ("tracks.csv", "contacts.jsonl"):
         assert (tmp_path / "2" / name).read_bytes() == (tmp_path / "0" / name).read_bytes()
+
+
+@pytest.mark.skipif(
+    not hasattr(os, "sched_getaffinity") or len(os.sched_getaffinity(0)) < 2,
+    reason="processor affinity needs Linux and two processors",
+)
+def test_a_second_detector_process_is_not_pinned(clip: Path) -> None:
+    # analyses side by side would all queue their detectors on one processor
+    cam = load_camera(clip / "camera.json")
+    go, seen = threading.Event(), {}
+
+    def second() -> None:  # a thread started before the first pin: all the processors
+        go.wait()
+        before = os.sched_getaffinity(0)
+        with DetectorWorker(cam, TABLE, "brasileira") as w2:
+            assert w2._proc is not None
+            seen["child"] = os.sched_getaffinity(w2._proc.pid)
+            seen["caller"] = os.sched_getaffinity(0)
+        seen["before"] = before
+
+    t = threading.Thread(target=second)
+    t.start()
+    with DetectorWorker(cam, TABLE, "brasileira") as w:
+        assert w._proc is not None
+        assert _other_children(os.getpid())  # seen: its child (another run's would be too)
+        go.set()
+        t.join()
+    assert len(seen["before"]) >= 2
+    assert seen["child"] == seen["caller"] == seen["before"]  # not pinned
