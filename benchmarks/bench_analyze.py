@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -84,14 +85,12 @@ def speed_run(video: Path, mode: str) -> dict[str, Any]:
     analyze``: the detector in a process of its own, two frames ahead) or ``analyze-here``
     (the detector in this process). CPU and peak memory count the detector's process too
     (its peak, sampled while it runs, added to this one's: :mod:`benchmarks.procmem`)."""
-    import resource
-
+    from benchmarks.procmem import ChildPeaks
     from monitor.analyze import analyze
     from monitor.source import VideoFileSource
 
     if mode not in ("decode", "analyze", "analyze-here"):
         raise SystemExit(f"--speed-run: mode must be decode, analyze or analyze-here, not {mode}")
-    from benchmarks.procmem import ChildPeaks
 
     kids = resource.getrusage(resource.RUSAGE_CHILDREN)
     watch = ChildPeaks()
@@ -184,6 +183,7 @@ def events_run(
             shutil.rmtree(clip / "analysis", ignore_errors=True)
         done = {"n": 0}
         latency: list[int] = []
+        kids = resource.getrusage(resource.RUSAGE_CHILDREN)
         t0, c0 = time.perf_counter(), time.process_time()
         s = analyze(
             clip / "video.mp4",
@@ -194,6 +194,8 @@ def events_run(
             on_event=lambda e: latency.append(done["n"] - e["frame"]),
         )
         wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)  # the detector's process
+        cpu += (after.ru_utime - kids.ru_utime) + (after.ru_stime - kids.ru_stime)
         found = [
             json.loads(x)
             for x in (clip / "analysis" / "events.jsonl").read_text("utf-8").splitlines()
