@@ -93,6 +93,7 @@ class AnalyzeSummary:
     score: dict[str, int] = field(default_factory=dict)
     counts: dict[str, int] = field(default_factory=dict)
     damage: str | None = None
+    blind_frames: int = 0  # frames not judged: the camera lost (a bumped table), not recalibrated
     camera: str = ""
     outputs: dict[str, str] = field(default_factory=dict)
 
@@ -108,6 +109,7 @@ class AnalyzeSummary:
             "score": self.score,
             "counts": self.counts,
             "damage": self.damage,
+            "blind_frames": self.blind_frames,
             "camera": self.camera,
             "outputs": self.outputs,
         }
@@ -550,6 +552,7 @@ def analyze(
         ref.close()
     engine, counts, report = ref.engine, ref.counts, ref.report
     summary.frames = ref.judged
+    summary.blind_frames = ref.blind
     summary.score = dict(engine.score)
     summary.counts = counts
     summary.damage = None if source.damage.ok else source.damage.describe(video)

@@ -100,7 +100,7 @@ def test_tracks_annotated_video_and_report(clip: Path, analysed: Path) -> None:
     assert page.startswith("<!doctype html>") and "<svg" in page
     assert "http://" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "")
     summary = json.loads((analysed / "summary.json").read_text("utf-8"))
-    assert summary["frames"] == n and summary["damage"] is None
+    assert summary["frames"] == n and summary["damage"] is None and summary["blind_frames"] == 0
 
 
 def test_damaged_video_keeps_events_and_exits_3(clip: Path, tmp_path: Path, capsys) -> None:
