@@ -233,7 +233,7 @@ class DetectorWorker:
         except BaseException:
             os.close(frames_fd)
             raise
-        self._pending: deque[tuple[int, int, float]] = deque()  # (slot, frame, t) in flight
+        self._pending: deque[int] = deque()  # the slots of the frames in flight, oldest first
         self._next_slot = 0
         self._closed = False
         # the replies owed, in the order they come: "control" (start, learn, rebuild: an error
@@ -353,7 +353,7 @@ class DetectorWorker:
         slot = self._free_slot()
         self._frames[slot] = img
         self._send(("detect", slot, int(frame), float(t)))
-        self._pending.append((slot, int(frame), float(t)))
+        self._pending.append(slot)
         self._expect.append("detect")
 
     def take(self) -> Detections:
@@ -380,7 +380,7 @@ class DetectorWorker:
 
     # ------------------------------------------------------------------ plumbing
     def _free_slot(self) -> int:
-        busy = {s for s, _, _ in self._pending}
+        busy = set(self._pending)
         while self._next_slot in busy:
             self._next_slot = (self._next_slot + 1) % self._shape[0]
         slot = self._next_slot
@@ -444,7 +444,7 @@ class DetectorWorker:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def __del__(self) -> None:  # a worker dropped unclosed must not leave shared memory
+    def __del__(self) -> None:  # a worker dropped unclosed must not leave its child running
         try:
             self.close()
         except Exception:
