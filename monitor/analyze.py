@@ -264,8 +264,8 @@ class Referee:
         self.detector: Detector | None = None
         self.worker = worker
         if worker is not None:
-            if learn:
-                worker.learn(learn)
+            if learn:  # learnt in the child while the rest is set up here (settled below)
+                worker.learn(learn, wait=False)
         else:
             self.detector = Detector(camera, table, rules.name)
             if learn:
@@ -295,6 +295,16 @@ class Referee:
         self.counts: dict[str, int] = {}
         self.last_tf: TrackFrame | None = None
         self._closed = False
+        if worker is not None:  # a detector that could not be built or learn: said now
+            try:
+                worker.settle()
+            except BaseException:
+                self._closed = True
+                self.events_file.close()
+                self.tracks.close()
+                if self.video_out is not None:
+                    self.video_out.close()
+                raise
 
     def emit(self, evs: list[Event], image: U8, state: Any) -> None:
         # written and flushed (and told to ``on_event``) before the report's thumbnails and the

@@ -285,13 +285,23 @@ class DetectorWorker:
             self.close()
             raise
 
-    def learn(self, frames: Sequence[U8]) -> None:
-        """The detector learns the empty table from ``frames`` (waits until it has; before
-        any frame is sent)."""
+    def learn(self, frames: Sequence[U8], *, wait: bool = True) -> None:
+        """The detector learns the empty table from ``frames`` (before any frame is sent).
+
+        ``wait``: until it has (its error raised here); else the caller goes on while the
+        child learns (a second or so of 1080p) and :meth:`settle`, or the first frame's
+        :meth:`take`, raises what went wrong.
+        """
         if self._pending:
             raise WorkerError("learn the table before sending frames")
         self._send_with_frames(("learn",), frames)
         self._expect.append("control")
+        if wait:
+            self._settle()
+
+    def settle(self) -> None:
+        """Wait until the detector is built and has learned what it was sent (raising the
+        first error: a :class:`vision.detect.DetectorError`, or :class:`WorkerError`)."""
         self._settle()
 
     def _send_with_frames(self, msg: tuple[Any, ...], frames: Sequence[U8] | None) -> None:

@@ -14,6 +14,7 @@ import json
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from benchmarks.bench_calibration import random_camera
 from geometry.tablespec import load_table
@@ -110,3 +111,17 @@ def test_a_bumped_camera_is_not_judged_until_recalibrated(tmp_path: Path) -> Non
     # engine holds a frame back, so one decided on the frame before the loss may come with it
     called = [e for e in events if e["type"] not in ("calibration_lost", "calibration_restored")]
     assert not [e for e in called if lost < e["frame"] < lost + blind], called
+
+
+def test_a_table_the_worker_cannot_learn_is_said_by_the_referee(tmp_path: Path) -> None:
+    # the child learns while the referee sets up the rest; its error still comes from the
+    # constructor (``botao analyze`` makes it a one-line usage error), not from frame 0
+    cam, frames = _frames()
+    cut = [f[:100] for f in frames[:3]]
+    with DetectorWorker(cam, TABLE, "brasileira") as worker:  # type: ignore[arg-type]
+        with pytest.raises(ValueError, match=r"expected \(540, 960\), got \(100, 960\)"):
+            Referee(
+                cam, TABLE, "brasileira", tmp_path, FPS, title="t", learn=cut,
+                write_video=False, worker=worker,
+            )  # type: ignore[arg-type]  # fmt: skip
+    assert (tmp_path / "events.jsonl").read_text("utf-8") == ""

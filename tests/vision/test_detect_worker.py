@@ -110,6 +110,18 @@ def test_learning_errors_come_back_as_the_detectors(clip: Path, frames: list) ->
         w.learn(frames[:40:8])  # and it goes on
         w.submit(frames[0], 0, 0.0)
         assert len(w.take().kind) > 10
+    # not waited for: the error comes with the next settle, or before the first frame is sent
+    with DetectorWorker(cam, TABLE, "brasileira") as w:
+        w.learn(cut, wait=False)
+        with pytest.raises(ValueError, match=r"expected \(520, 800\), got \(100, 800\)"):
+            w.settle()
+        w.settle()  # said once
+        w.learn(cut, wait=False)
+        with pytest.raises(ValueError, match=r"expected \(520, 800\), got \(100, 800\)"):
+            w.submit(frames[0], 0, 0.0)
+        w.learn(frames[:40:8], wait=False)
+        w.submit(frames[0], 0, 0.0)
+        assert len(w.take().kind) > 10
 
 
 def test_a_killed_child_is_a_one_line_worker_error(clip: Path, frames: list) -> None:
