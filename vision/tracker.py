@@ -35,13 +35,13 @@ back onto the field. Each frame:
 7. **Contacts** piece-ball and piece-piece (:mod:`vision.contacts`), one frame late.
 
 **A gap** (:meth:`Tracker.interrupt`: frames not seen, the camera lost to a bumped table). What
-happened meanwhile is unknown: a coach's hand may have moved any piece, the ball rolled on. The
-first frame after it infers no motion across it: every known track waits at rest where it was
-last known (a frozen one no longer frozen: where the hands went is unknown), a piece is found
-again nearby (a Kalman update) or anywhere it could have reached, hands or not (an impulse,
-``p_impulse_hand``; many gone at once: an arrumação), and starts at rest where it is seen; the
-moving / stopped state, the carries and the contact finder's frames start afresh, and no track
-is lost for the time it was not looked at.
+happened meanwhile is unknown: a coach's hand may have moved any piece, the ball rolled on. No
+motion is inferred across it: every known track waits at rest where it was last known (a
+frozen one no longer frozen: where the hands went is unknown); until it is seen again a piece
+may be found nearby (a Kalman update) or anywhere it could have reached, hands or not (an
+impulse, as likely as under a hand; many gone at once: an arrumação), and it starts at rest
+where it is found. The moving / stopped state, the carries and the contact finder's frames
+start afresh, and no track is lost for the time it was not looked at.
 
 Identities at setup: per team, the goalkeeper is ``<team>1`` and the buttons ``<team>2`` ..
 ``<team>11`` in order of distance from their own goal line (then across), unless the detector
@@ -319,9 +319,12 @@ class Tracker:
         self.kf.predict(np.full(self.n, dt), vis)
         self._cover(hands, vis)
         self._emerge(d, dk, dtm, dr, used)
-        matched = self._assign(d, dk, dtm, dr, used, gap=gap)
-        if gap:  # found again at rest, whatever way it came: no velocity from the jump
-            self.kf.hold(matched, self.z_last[matched], self.r_last[matched])
+        t_seen = self.t_seen.copy()
+        matched = self._assign(d, dk, dtm, dr, used)
+        # first seen since a gap (on its first frame or later): at rest where it is found, no
+        # velocity from a jump over frames not seen
+        back = matched[t_seen[matched] < self._looked_since]
+        self.kf.hold(back, self.z_last[back], self.r_last[back])
         self._coast(matched)
         self._return(d, dk, dtm, used)
         self._carry(d.hands)
@@ -401,10 +404,8 @@ class Tracker:
         dr: FloatArray,
         used: BoolArray,
         rearranged: bool = False,
-        gap: bool = False,
     ) -> IntArray:
-        """Stage A (module docstring); returns the tracks updated by a detection. ``gap``:
-        the first frame after frames not seen, when a hand may have moved any piece."""
+        """Stage A (module docstring); returns the tracks updated by a detection."""
         cfg = self.cfg
         act = np.flatnonzero(
             (self.status == SEEN) | (self.status == PREDICTED) | (self.status == HIDDEN)
@@ -435,7 +436,9 @@ class Tracker:
         # flicked from under it; a fit in the hand 125 mm off took a covered keeper's track,
         # paulista's ten minutes, frame 15991)
         by_hand = (hid | self.covered[act]) & (self.kind_code[act] != 1)
-        eps = np.where(by_hand | gap, cfg.p_impulse_hand, cfg.p_impulse)[:, None]
+        # ... and so is one not seen since a gap: a hand may have moved it meanwhile
+        by_hand |= self.t_seen[act] < self._looked_since
+        eps = np.where(by_hand, cfg.p_impulse_hand, cfg.p_impulse)[:, None]
         compat = self._compat(act, dk[cols], dtm[cols])
         # A piece at rest seen again on its own place (discs never overlap) is itself, whatever
         # team its colours read: an arm across it tints them (gaucha's ten minutes, frame 4567:
@@ -461,7 +464,7 @@ class Tracker:
             if start:
                 self._rearr_until[who] = self.t + 1.0
             self._rearr_until[bound] = -np.inf
-            return np.concatenate([bound, self._assign(d, dk, dtm, dr, used, True, gap)])
+            return np.concatenate([bound, self._assign(d, dk, dtm, dr, used, True)])
         if hid.any():
             swept = self._swept(act[hid], z)
             gate[hid] |= swept
