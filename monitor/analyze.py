@@ -294,6 +294,7 @@ class Referee:
         self.recent: deque[tuple[int, U8, Any]] = deque(maxlen=4)  # for the evidence
         self.counts: dict[str, int] = {}
         self.last_tf: TrackFrame | None = None
+        self._in_blind = False  # judging a run of blind frames
         self._closed = False
         if worker is not None:  # a detector that could not be built or learn: said now
             try:
@@ -339,7 +340,9 @@ class Referee:
         While the camera is lost (a bumped table or camera, :class:`CameraKeeper`) a frame is
         not detected: its pixels are not where the camera model says, the detector's search
         on them is slow (a second a frame) and what it found would be wrong. The tracks wait,
-        the rules make no call, until the keeper has a camera again.
+        the rules make no call, until the keeper has a camera again; both are told of the gap
+        when it begins (:meth:`Tracker.interrupt`, :meth:`RuleEngine.interrupt`), so nothing
+        is read across it: no contact from the jump of pieces moved meanwhile.
         """
         evs: list[Event] = []
         while self.worker is not None and self.worker.full:  # (blind frames take no room)
@@ -416,10 +419,15 @@ class Referee:
         self.judged += 1
         if f.blind:  # no detection, no call: the keeper's events only
             self.blind += 1
+            held: list[Event] = []
+            if not self._in_blind:
+                held = self._interrupt()
+            self._in_blind = True
             self.emit(f.cal, f.image, None)
             if self.overlay is not None and self.video_out is not None:
                 self.video_out.write(self.overlay.draw, f.image, None, self._hud_now(False))
-            return list(f.cal)
+            return held + list(f.cal)
+        self._in_blind = False
         k, image, t = f.k, f.image, f.t
         tf: TrackFrame = self.tracker.update(dets)
         self.last_tf = tf
@@ -438,6 +446,18 @@ class Referee:
             self.report.add_ball(t, state.ball_xy_mm, float(np.hypot(*state.v_mm_s[bi])))
         if self.overlay is not None and self.video_out is not None:
             self.video_out.write(self.overlay.draw, image, tf, self._hud_now(f.camera_ok))
+        return evs
+
+    def _interrupt(self) -> list[Event]:
+        """A run of blind frames begins: the tracker and the engine are told that the frames
+        until the camera is back are not seen, so neither reads motion, a contact or a line
+        crossed across the gap (the ball rolled on, hands moved pieces meanwhile); the frames
+        the engine held back are decided now. Returns those events (written)."""
+        self.tracker.interrupt()
+        evs = self.engine.interrupt()
+        if evs:
+            _, image, state = self.recent[-1]
+            self.emit(evs, image, state)
         return evs
 
     def _hud_now(self, camera_ok: bool | None = None) -> Hud:

@@ -124,6 +124,11 @@ class ContactFinder:
         iu, ju = np.triu_indices(self.n, 1)
         keep = self.disc[iu] | self.disc[ju]  # two goalkeepers never meet
         self.pi, self.pj = iu[keep], ju[keep]
+        self.restart()
+
+    def restart(self) -> None:
+        """Forget every frame held (frames went unseen, the camera lost): the next frame
+        pushed is the first, so no motion, and no contact, is read across the gap."""
         self._t: list[float] = []
         self._xy: list[FloatArray] = []
         self._sig: list[FloatArray] = []

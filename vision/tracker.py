@@ -34,6 +34,15 @@ back onto the field. Each frame:
    positions (thresholds in :class:`TrackerConfig`).
 7. **Contacts** piece-ball and piece-piece (:mod:`vision.contacts`), one frame late.
 
+**A gap** (:meth:`Tracker.interrupt`: frames not seen, the camera lost to a bumped table). What
+happened meanwhile is unknown: a coach's hand may have moved any piece, the ball rolled on. No
+motion is inferred across it: every known track waits at rest where it was last known (a
+frozen one no longer frozen: where the hands went is unknown); until it is seen again a piece
+may be found nearby (a Kalman update) or anywhere it could have reached, hands or not (an
+impulse, as likely as under a hand; many gone at once: an arrumação), and it starts at rest
+where it is found. The moving / stopped state, the carries and the contact finder's frames
+start afresh, and no track is lost for the time it was not looked at.
+
 Identities at setup: per team, the goalkeeper is ``<team>1`` and the buttons ``<team>2`` ..
 ``<team>11`` in order of distance from their own goal line (then across), unless the detector
 read numbers (``Detections.label`` of "2".."11"). Team names from the detector that are not the
@@ -146,6 +155,8 @@ class Tracker:
         self._status_names = np.array(STATUSES)
         self.covered = np.zeros(n, dtype=bool)
         self._rearr_until = np.full(n, -np.inf)  # still to be found after an arrumação
+        self._gap = False  # frames were not seen since the last update (interrupt)
+        self._looked_since = -np.inf  # the first frame after the last gap: unseen counts from it
 
     # ------------------------------------------------------------------ setup
     def _setup(self, d: Detections) -> None:
@@ -226,6 +237,50 @@ class Tracker:
         self.contacts.forget(slots)
 
     # ------------------------------------------------------------------ per frame
+    def interrupt(self) -> None:
+        """Tell the tracker that the frames after the last :meth:`update` are not seen.
+
+        The next :meth:`update`, whenever it comes, starts afresh from its own detections
+        (module docstring, *a gap*): no velocity, motion or contact is inferred across the gap,
+        identities are kept where the pieces still are. Before the setup it does nothing.
+
+        Examples
+        --------
+        >>> def ball(x, frame):
+        ...     return Detections(np.array(["ball"]), np.array([""]), np.array([[x, 4.0]]),
+        ...                       np.zeros((1, 2)), np.full((1, 2), 10.0), np.zeros(1),
+        ...                       np.ones(1), np.array([0.3]), frame=frame, t=frame / 30.0)
+        >>> tr = Tracker()
+        >>> _ = tr.update(ball(3.0, 0))
+        >>> tr.interrupt()
+        >>> f = tr.update(ball(43.0, 30))
+        >>> f.xy_mm[f.index("ball")].tolist(), f.v_mm_s[f.index("ball")].tolist()
+        ([43.0, 4.0], [0.0, 0.0])
+        """
+        self._gap = self.ready
+
+    def _after_gap(self) -> None:
+        """The first frame after a gap: every known track waits at rest where it was last
+        known; the motion, carries, emergences, returns and contacts seen before are dropped."""
+        known = np.flatnonzero(
+            (self.status == SEEN) | (self.status == PREDICTED) | (self.status == HIDDEN)
+        )
+        self.kf.hold(known, self.kf.xy_mm[known], self.r_last[known])
+        self.status[self.status == HIDDEN] = PREDICTED
+        self.released_at[:] = np.inf
+        self.moving[:] = False
+        self.carried[:] = False
+        self._carried_at[:] = -np.inf
+        self._carry_step[:] = np.nan
+        self._carry_prev = None
+        self._on[:] = 0
+        self._off[:] = 0
+        self._win_t[:] = -np.inf
+        self._pending = []
+        self._cand = Candidates()
+        self._looked_since = self.t
+        self.contacts.restart()
+
     def update(self, d: Detections) -> TrackFrame:
         """Fold in one frame's detections; returns every roster track at this frame."""
         cfg = self.cfg
@@ -236,6 +291,10 @@ class Tracker:
             t = self.t + (frame - self.frame) / cfg.fps
         dt = t - self.t if self.frame >= 0 else 0.0
         self.frame, self.t = frame, t
+        gap, self._gap = self._gap, False
+        if gap:
+            self._after_gap()
+            dt = 0.0  # held where they were: a piece does not drift, it is moved
         hands = HandRegion(d.hands)
         self._hands_now = hands
         if hands:
@@ -260,7 +319,12 @@ class Tracker:
         self.kf.predict(np.full(self.n, dt), vis)
         self._cover(hands, vis)
         self._emerge(d, dk, dtm, dr, used)
+        t_seen = self.t_seen.copy()
         matched = self._assign(d, dk, dtm, dr, used)
+        # first seen since a gap (on its first frame or later): at rest where it is found, no
+        # velocity from a jump over frames not seen
+        back = matched[t_seen[matched] < self._looked_since]
+        self.kf.hold(back, self.z_last[back], self.r_last[back])
         self._coast(matched)
         self._return(d, dk, dtm, used)
         self._carry(d.hands)
@@ -372,6 +436,8 @@ class Tracker:
         # flicked from under it; a fit in the hand 125 mm off took a covered keeper's track,
         # paulista's ten minutes, frame 15991)
         by_hand = (hid | self.covered[act]) & (self.kind_code[act] != 1)
+        # ... and so is one not seen since a gap: a hand may have moved it meanwhile
+        by_hand |= self.t_seen[act] < self._looked_since
         eps = np.where(by_hand, cfg.p_impulse_hand, cfg.p_impulse)[:, None]
         compat = self._compat(act, dk[cols], dtm[cols])
         # A piece at rest seen again on its own place (discs never overlap) is itself, whatever
@@ -583,7 +649,7 @@ class Tracker:
         self.released_at[new] = np.inf
         self.moving[new] = False
         self.status[vis & ~self.covered] = PREDICTED
-        unseen = self.t - self.t_seen
+        unseen = self.t - np.maximum(self.t_seen, self._looked_since)
         limit = np.where(self.moving, cfg.coast_s, cfg.lost_resting_s)
         gone = np.flatnonzero(
             ((self.status == PREDICTED) & (unseen > limit))

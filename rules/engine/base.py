@@ -201,6 +201,7 @@ class EngineBase:
         self._prev: FrameState | None = None
         self._prev2: FrameState | None = None  # the frame before ``_prev``
         self._prev_rows: list[Row] = []
+        self._gap = False  # frames were not seen before the next one (RuleEngine.interrupt)
         # the contacts of the frames before ``_prev``'s: a piece struck then may be flagged
         # moving only now (STRUCK_FRAMES)
         self._older_rows: deque[list[Row]] = deque(maxlen=STRUCK_FRAMES - 2)

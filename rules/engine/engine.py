@@ -96,6 +96,23 @@ class RuleEngine(BallCalls):
 
     def finish(self) -> list[Event]:
         """Process the frames still held back (end of the video)."""
+        return self._flush()
+
+    def interrupt(self) -> list[Event]:
+        """The frames after the last one fed are not seen (the camera lost to a bumped table).
+
+        The frames held back are decided now, with no look-ahead past the gap (a held foul
+        with no more contacts to wait for), and the next frame fed is not compared with the
+        last one: no flick, ball carried by hand, line crossing or offside-line passing is
+        read across the gap, and a ball lying outside must be seen in the field before it can
+        leave it. The match (score, clock, lance, turn, ball in play) goes on. Returns the
+        events decided.
+        """
+        out = self._flush()
+        self._gap = self._prev is not None
+        return out
+
+    def _flush(self) -> list[Event]:
         out: list[Event] = []
         last = self._last_frame if self._last_frame is not None else -1
         while self._received:
@@ -120,12 +137,17 @@ class RuleEngine(BallCalls):
         if prev is None:
             self._remember(cur, rows)
             return []
-        if cur.t_s > prev.t_s:
+        gap, self._gap = self._gap, False  # the first frame after frames not seen (interrupt)
+        if cur.t_s > prev.t_s and not gap:
             self._fps = 1.0 / (cur.t_s - prev.t_s)
         sink = EventSink(cur.frame, cur.t_s)
         if self._held_foul is not None:
             self._settle_foul(rows, sink)
-        if self.in_play and self._carried(prev, cur, ahead, rows):
+        if gap:  # what came before the gap explains nothing after it
+            self._prev2, self._prev_rows = None, []
+            self._older_rows.clear()
+            self._offside_line = None
+        if not gap and self.in_play and self._carried(prev, cur, ahead, rows):
             # A hand moved the ball: play was stopped (a restart the camera did not see
             # called, or a referee's decision); the next flick restarts it.
             self.in_play = False
@@ -139,19 +161,23 @@ class RuleEngine(BallCalls):
         earlier = self._prev_rows + [r for old in self._older_rows for r in old]
         ignore |= {r[3] for r in earlier if r[4] == "piece-piece"}
         prev2 = self._older_rows[-1] if self._older_rows else []
-        flicked = find_flick(
-            prev, cur, ahead, rows + self._prev_rows + prev2, self.options.start_mm, ignore
-        )
-        if flicked is None:
+        flicked = None
+        if not gap:
+            flicked = find_flick(
+                prev, cur, ahead, rows + self._prev_rows + prev2, self.options.start_mm, ignore
+            )
+        if flicked is None and not gap:
             flicked = self._hidden_flick(prev, cur, ahead, rows)
         if flicked is not None:
             self._start_lance(flicked, prev, cur, sink)
         rail = False
         for row in rows:
             rail |= self._contact(row, prev, cur, sink)
-        ball = self.lines.ball_xy(prev, cur, ahead)
+        ball = self.lines.ball_xy(None if gap else prev, cur, ahead)
         self._ball_est = ball[0]
-        if self.in_play:
+        if gap:
+            self.lines.found_again(ball[0], cur.ball_radius_mm)
+        elif self.in_play:
             turned = any(r[4] in _TURNS_BALL for r in rows)
             call = self.lines.judge(prev, cur, ahead, rail, ball, turned)
             if call is not None:

@@ -151,6 +151,12 @@ class LineJudge:
         or in until it has been seen in the field: a goal or an out is the ball leaving."""
         self._was_in = self.status(xy, r)[0] == "in"
 
+    def found_again(self, xy: tuple[float, float], r: float) -> None:
+        """The ball seen at ``xy`` after frames not seen: how it got there is unknown, so it
+        must be seen in the field before it can leave it."""
+        self._was_in = self.status(xy, r)[0] == "in"
+        self._coasting = 0
+
     def inside(self, xy: tuple[float, float], r: float) -> bool:
         """Whether the ball is not wholly past any line (no state changed, unlike
         :meth:`status`)."""
