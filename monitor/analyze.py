@@ -43,7 +43,7 @@ from geometry.tablespec import TableSpec, load_table
 from monitor.adapt import state_from_tracks
 from monitor.errors import UsageError
 from monitor.overlay import Hud, Mark, Overlay
-from monitor.report import HEADLINE, ReportBuilder
+from monitor.report import HEADLINE, ReportBuilder, margin_text
 from monitor.source import SourceError, VideoFileSource
 from rules.checks import CheckContext
 from rules.engine import (
@@ -214,7 +214,8 @@ def learn_frames(
 
 def event_line(e: Event) -> str:
     """One line for a person: time, TYPE, team, piece, restart, margin."""
-    margin = "" if e.get("margin_mm") is None else f" {e['margin_mm']:+.1f} mm"
+    margin = margin_text(e)
+    margin = f" {margin}" if margin else ""
     who = " ".join(str(x) for x in (e.get("team"), e.get("piece")) if x)
     extra = (e.get("evidence") or {}).get("restart") or ""
     not_given = "" if e.get("holds", True) else " (not given)"

@@ -85,6 +85,27 @@ class _Card:
     svg: str | None
 
 
+def margin_text(e: Event) -> str:
+    """An event's margin for a person: ``+2.4 mm``; a goal's or an out's with its measured
+    1-sigma, ``+0.29 +/- 0.50 mm``, and ``too close to call`` where the margin lies inside
+    twice it; ``""`` without a margin.
+
+    >>> margin_text({"margin_mm": 0.29, "evidence": {"sigma_mm": 0.5, "too_close": True}})
+    '+0.29 +/- 0.50 mm, too close to call'
+    >>> margin_text({"margin_mm": 2.4})
+    '+2.4 mm'
+    """
+    m = e.get("margin_mm")
+    if m is None:
+        return ""
+    ev = e.get("evidence") or {}
+    sigma = ev.get("sigma_mm")
+    if not sigma:
+        return f"{m:+.1f} mm"
+    close = ", too close to call" if ev.get("too_close") else ""
+    return f"{m:+.2f} +/- {sigma:.2f} mm{close}"
+
+
 def _verdicts(e: Event) -> list[Verdict]:
     """The event's evidence as the verdicts :func:`scene_svg` knows how to draw."""
     ev = e.get("evidence") or {}
@@ -238,7 +259,7 @@ class ReportBuilder:
         rows = []
         for c in self.cards:
             e = c.event
-            margin = "" if e.get("margin_mm") is None else f"{e['margin_mm']:+.1f} mm"
+            margin = margin_text(e)
             holds = "" if e.get("holds", True) else " (not given)"
             thumb = (
                 f'<img src="data:image/jpeg;base64,{c.thumb_b64}" alt="frame {e["frame"]}">'

@@ -21,6 +21,15 @@ from rules.engine.turns import TouchCount
 __all__ = ["BallCalls"]
 
 
+def _doubt(call: LineCall) -> dict[str, Any]:
+    """A goal's or an out's measured doubt, for its evidence: the ball's position 1-sigma and
+    whether the margin lies inside twice it ("too close to call", as ``botao goal-line``
+    says; the call is still made, on the measured side). None for a rail bounce's out."""
+    if call.margin_mm is None:
+        return {}
+    return {"sigma_mm": round(call.sigma_mm, 3), "too_close": call.too_close}
+
+
 class BallCalls(EngineBase):
     """Goal, ball out, ball motion, at-rest calls and the halves' ends."""
 
@@ -82,6 +91,7 @@ class BallCalls(EngineBase):
             spot=xy(spot),
             last_touch_team=last_team,
             rail=call.rail,
+            **_doubt(call),
             **extra,
         )
         if holds:
@@ -135,6 +145,7 @@ class BallCalls(EngineBase):
             score=dict(self.score),
             restart="kick_off" if valid else "goal_kick",
             assumed=assumed,
+            **_doubt(call),
             **extra,
         )
         if valid:

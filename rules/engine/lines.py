@@ -88,6 +88,13 @@ class LineCall:
     ball_xy: tuple[float, float]
     crossing_xy: tuple[float, float]  # where the ball crossed the line (restart spots)
     rail: bool = False
+    sigma_mm: float = 0.0  # the 1-sigma of the ball's position the margin was measured on
+
+    @property
+    def too_close(self) -> bool:
+        """Whether the margin is inside twice its uncertainty (the goal-line command's TOO
+        CLOSE): the call is made, and says that a measurement could not settle it."""
+        return self.margin_mm is not None and abs(self.margin_mm) < 2.0 * self.sigma_mm
 
 
 class LineJudge:
@@ -224,6 +231,7 @@ class LineJudge:
                 return None
             self._was_in = True
         averaged = n > 1 or not cur.moving[bi]
+        sigma = self.noise_mm / float(np.sqrt(n))
         if self.noise_mm <= 0.0:
             sure = True
         elif averaged:
@@ -239,9 +247,14 @@ class LineJudge:
                     side = line.split("_")[1]
                     depth = float(goal_margins(b1, r, self.field, side)[0][0])
                     return LineCall(
-                        "goal", line, min(depth, posts), b1, self._crossing(b0, b1, line, r)
+                        "goal",
+                        line,
+                        min(depth, posts),
+                        b1,
+                        self._crossing(b0, b1, line, r),
+                        sigma_mm=sigma,
                     )
-            return LineCall(kind, line, margin, b1, self._crossing(b0, b1, line, r))
+            return LineCall(kind, line, margin, b1, self._crossing(b0, b1, line, r), sigma_mm=sigma)
         bounce = self._rail_bounce(prev, cur) if prev.present[bi] else None
         if rail_contact or bounce is not None:
             # Out over the line nearest to where the ball met the rail.

@@ -56,3 +56,28 @@ def test_every_headline_event_gets_a_card(kind: str, margin: float | None) -> No
     (card,) = rep.cards
     assert card.svg is not None and kind in card.svg
     assert ("margin" in card.svg) == (margin is not None)
+
+
+@pytest.mark.parametrize(
+    ("event", "line"),
+    [
+        (
+            {"t": 370.0, "type": "goal", "team": "B", "piece": "A4", "margin_mm": 0.29,
+             "evidence": {"restart": "kick_off", "sigma_mm": 0.5, "too_close": True}},
+            "370.0s GOAL B A4 kick_off +0.29 +/- 0.50 mm, too close to call",
+        ),
+        (
+            {"t": 3.2, "type": "ball_out", "team": "A", "piece": "B7", "margin_mm": 4.0,
+             "evidence": {"restart": "throw_in", "sigma_mm": 0.5, "too_close": False}},
+            "3.2s BALL_OUT A B7 throw_in +4.00 +/- 0.50 mm",
+        ),
+        # no doubt measured (exact data, a rail bounce) and no margin at all
+        ({"t": 1.0, "type": "goal", "team": "A", "margin_mm": 2.4, "evidence": {}},
+         "1.0s GOAL A +2.4 mm"),
+        ({"t": 1.0, "type": "touch", "team": "A", "piece": "A9"}, "1.0s TOUCH A A9"),
+    ],
+)  # fmt: skip
+def test_the_terminal_line_says_a_call_is_too_close(event: dict, line: str) -> None:
+    from monitor.analyze import event_line
+
+    assert event_line(event).strip() == line
