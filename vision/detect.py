@@ -472,7 +472,7 @@ class Detector:
         sized = self._team_sizes(img, bgf, new, hands, kept)
         if self.learned:  # a fit to a ghost hides no ball and is not reported (the kept fits
             sized = self._real(sized)  # were judged when made, and have not changed since)
-        solids = kept + sized
+        solids = self._one_keeper_a_team(kept + sized)
         if ball is not None and self._ball_elsewhere(balls, ball, hands):
             # the ball kept (its pixels unchanged) may be a stand-in, a painted mark or a print,
             # while a ball-sized blob that changed since it was last tried is the ball that moved
@@ -543,6 +543,28 @@ class Detector:
             and abs(float(xy[0])) > t.half_length + 1.0
             and abs(float(xy[1])) < t.goal_width / 2.0 + t.post_diameter + 10.0
         )
+
+    def _one_keeper_a_team(self, solids: list[Solid]) -> list[Solid]:
+        """At most one goalkeeper a team (000 REGRA 3: "dez botões e um goleiro"): of a
+        team's boxes the one standing in a small area (000 ATUAÇÃO DO GOLEIRO: placed in the
+        large area at times, it returns to the small one; 001 Art. XVI § 1: under the goal or
+        in the small area), then the best fit. The others were a coach's palm lit brighter
+        than the arm or a button's crescent beside an arm, fitted as a box."""
+        keepers = [x for x in solids if x.kind == "goalkeeper" and x.team]
+        if len(keepers) < 2:
+            return solids
+        t = self.table
+        reach = t.half_length - t.goal_area.depth - 10.0
+
+        def rank(x: Solid) -> tuple[bool, float]:
+            in_area = abs(float(x.p[0])) > reach and abs(float(x.p[1])) < t.goal_area.width / 2
+            return in_area, float(np.clip(x.inliers, 0.0, 1.0)) * float(x.team_conf)
+
+        best: dict[str, Solid] = {}
+        for x in keepers:
+            if x.team not in best or rank(x) > rank(best[x.team]):
+                best[x.team] = x
+        return [x for x in solids if x.kind != "goalkeeper" or not x.team or best[x.team] is x]
 
     # teams and the team's diameter: vision/team_search.py
     _assign_teams = assign_teams
