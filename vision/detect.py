@@ -305,6 +305,7 @@ class Detector:
         self._last_image: U8 | None = None
         self._last_found: tuple[list[Solid], NDArray[np.bool_]] | None = None
         self._fitting: list[Solid] = []
+        self._hands_now: NDArray[np.bool_] | None = None  # the coarse hands of this frame
         self.memory = FrameMemory(self.stride)
         self._sub = np.zeros((1, 1, 3), np.uint8)
         self._floor = 0.0  # the felt's typical distance to the table's model in this image
@@ -468,6 +469,7 @@ class Detector:
         rest = pieces_fg & ~sil
         keepers, balls = self._leftovers(img, bgf, rest, kept + solids, hands)
         new = distinct([x for x in solids + keepers if not self._in_goal(x.p[:2])], kept)
+        self._hands_now = hands
         self._assign_teams(new)
         sized = self._team_sizes(img, bgf, new, hands, kept)
         if self.learned:  # a fit to a ghost hides no ball and is not reported (the kept fits

@@ -1,0 +1,33 @@
+"""A piece's team read from its top face leaves out what a coach's hand covers.
+
+``bench_detect``'s still 535 (seed 500's only team error among distinct colours): a palm over
+half of a blue-and-white button of the blue team, beside the black team's buttons on a pale
+felt; the top face's mean colour, skin included, was nearer the black team's. Failure rows:
+the other stills with a hand over a piece keep every team right.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import pytest
+
+from benchmarks.bench_detect import run_case
+from geometry.tablespec import load_table
+from simulator.match import Match
+from simulator.state import FrameTruth
+
+TABLE = load_table("brasileira")
+
+
+@functools.cache
+def _match_frames() -> list[FrameTruth]:
+    return list(Match(TABLE, "brasileira", seed=21, fps=10).frames(120.0))[20:]
+
+
+@pytest.mark.parametrize("seed", [535, 510, 557])
+def test_teams_under_a_palm(seed: int) -> None:
+    out = run_case(seed, _match_frames())
+    assert out.hidden  # a hand over a piece
+    assert out.team_n >= 20
+    assert out.team_ok == out.team_n
