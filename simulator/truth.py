@@ -138,6 +138,9 @@ class Referee:
         self.lance: str | None = None
         self.lance_touched = False
         self._offside: set[str] = set()
+        # 001 Art. XXXII: (the line the ball must pass, attack sign, the piece called), the
+        # lance's, when a team-mate stood in an offside position at its flick
+        self._offside_line: tuple[float, float, str] | None = None
         self._prev: FrameTruth | None = None
         self._ball_moving = False
         self._settled = True
@@ -167,18 +170,33 @@ class Referee:
         """
         if "offside_position" not in self.rules.checks:
             return set()
+        return set(self._offside_margins(pieces, team)[0])
+
+    def _offside_margins(self, pieces: Pieces, team: str) -> tuple[dict[str, float], float | None]:
+        """:meth:`_offside_set`'s buttons with their margins (mm), and the line's x."""
+        if "offside_position" not in self.rules.checks:
+            return {}, None
         scene = Scene(self.table.name, self.teams, pieces, {"to_play": team})
-        verdicts = CHECKS["offside_position"](scene, self._checks)
-        return {str(v.piece) for v in verdicts if v.holds and v.piece is not None}
+        found: dict[str, float] = {}
+        line_x: float | None = None
+        for v in CHECKS["offside_position"](scene, self._checks):
+            if v.team != team or v.piece is None:
+                continue
+            line_x = float(v.extra.get("line_x_mm", 0.0))
+            if v.holds:
+                found[str(v.piece)] = float(v.margin_mm or 0.0)
+        return found, line_x
+
+    def _goalkeeper_only(self) -> bool:
+        return bool(
+            self.rules.has("offside_mode") and self.rules.param("offside_mode") == "goalkeeper_only"
+        )
 
     def _from_defence(self, pieces: Pieces, team: str) -> bool:
         """Whether an offside can come of a lance of ``team`` with the ball where it is: 001
         Art. XXXII § 1 b asks that "a bola parta do campo de defesa" (from the team's own half;
         on the halfway line, not); 000 REGRA 11 asks nothing of the ball's start."""
-        if (
-            not self.rules.has("offside_mode")
-            or self.rules.param("offside_mode") != "goalkeeper_only"
-        ):
+        if not self._goalkeeper_only():
             return True
         bx = float(pieces.xy_mm[int(np.flatnonzero(pieces.kind == "ball")[0]), 0])
         return self.attack_sign(team) * bx < 0.0
@@ -210,9 +228,18 @@ class Referee:
             self.in_play = True
             self._blocked = None
             lance_team = self._team.get(pid, "")
-            self._offside = self._offside_set(before, lance_team) if lance_team else set()
-            if self._offside and not self._from_defence(before, lance_team):
-                self._offside = set()
+            margins, line_x = (
+                self._offside_margins(before, lance_team) if lance_team else ({}, None)
+            )
+            if margins and not self._from_defence(before, lance_team):
+                margins = {}
+            self._offside = set(margins)
+            self._offside_line = None
+            if margins and line_x is not None and self._goalkeeper_only():
+                # 001 Art. XXXII § 1 b: offside once the ball passes the last defender, whoever
+                # it reaches (the button furthest past the line named, as the engine does)
+                sign = self.attack_sign(lance_team)
+                self._offside_line = (sign * line_x, sign, max(margins, key=lambda k: margins[k]))
         rail = False
         for c in sorted(ft.contacts, key=lambda c: c.t):
             if c.kind == "piece-ball":
@@ -249,6 +276,8 @@ class Referee:
                         out.append(self._foul(ft, other))
             elif c.kind == "ball-rail":
                 rail = True
+        if self.in_play and self._offside_line is not None:
+            out.extend(self._passed_last_defender(ft, bi))
         if self.in_play:
             out.extend(self._lines(ft, bi, rail))
         xy_b, r_b = p.xy_mm[bi], float(p.size_mm[bi, 0]) / 2.0
@@ -266,6 +295,30 @@ class Referee:
         self._prev = ft
         self.events.extend(out)
         return out
+
+    def _passed_last_defender(self, ft: FrameTruth, bi: int) -> list[dict[str, Any]]:
+        """001 Art. XXXII § 1 b: the offside of a lance whose ball, played from the defence
+        half with a team-mate in an offside position, passes wholly the last defender's line."""
+        assert self._offside_line is not None and self.lance is not None
+        line_u, sign, piece = self._offside_line
+        p = ft.pieces
+        if sign * float(p.xy_mm[bi, 0]) - float(p.size_mm[bi, 0]) / 2.0 <= line_u:
+            return []
+        self._offside_line = None
+        self.in_play = False
+        team = self._team.get(piece)
+        return [
+            event(
+                ft,
+                "offside",
+                team,
+                piece,
+                None,
+                self._art("offside_position", "001 Art. XXXII"),
+                passer=self.lance,
+                ball=_xy(p.xy_mm[bi]),
+            )
+        ]
 
     def _foul(self, ft: FrameTruth, victim: str) -> dict[str, Any]:
         assert self.lance is not None

@@ -321,3 +321,20 @@ def test_gaucha_offside_needs_a_ball_played_from_the_defence_half(
             _gaucha_frame(2, (615.0, 190.0), (Contact(0.07, "A9", "ball", "piece-ball", 300.0),))
         )
         assert any(e["type"] == "offside" for e in got) == want, rules
+
+
+@pytest.mark.parametrize(("ball_x", "called"), [(420.0, True), (250.0, False)])
+def test_gaucha_offside_when_the_ball_passes_the_last_defender(ball_x: float, called: bool) -> None:
+    # 001 Art. XXXII § 1 b: the offside is the ball passing the last outfield defender with
+    # a team-mate wholly past it, whoever the ball then reaches (the rules engine's call);
+    # 000 REGRA 11 B asks that the button in offside position receive the ball: brasileira
+    # calls nothing of a ball that rolls past without reaching it. Failure row: the ball
+    # short of the last defender.
+    for rules, want in (("gaucha", called), ("brasileira", False)):
+        ref = Referee(TABLE, rules)
+        ref.update(_gaucha_frame(0, (-100.0, 0.0)))
+        hit = (Contact(0.04, "A7", "ball", "piece-ball", 500.0),)
+        ref.update(_gaucha_frame(1, (-100.0, 0.0), hit, flicked=("A7",)))
+        got = ref.update(_gaucha_frame(2, (ball_x, -200.0)))
+        off = [e for e in got if e["type"] == "offside"]
+        assert [(e["team"], e["piece"]) for e in off] == ([("A", "A9")] if want else []), rules
