@@ -101,4 +101,23 @@ def teams_of(
             det.teams = TeamModel.fit(feats[use], xy[use])
         except TeamModelError:
             return np.full(len(feats), ""), np.full(len(feats), 0.5)
+        keepers = np.array([x.kind == "goalkeeper" for x in det._fitting])
+        det.teams = named_by_goals(det.teams, feats[keepers], xy[keepers])
     return det.teams.assign(feats)
+
+
+def named_by_goals(model: TeamModel, keepers_lab: FloatArray, keepers_xy: FloatArray) -> TeamModel:
+    """``model`` with its first name on the team whose goalkeeper stands in the left goal,
+    when each team's one goalkeeper is seen, one either side: a goalkeeper never leaves its
+    areas (000 ATUAÇÃO DO GOLEIRO, 001 Art. XVI § 1), while a team's buttons may stand deep in
+    the other half (a video that starts mid-match). Else ``model`` as fitted (the team whose
+    buttons sit left first: a match filmed from its kick-off)."""
+    if len(keepers_lab) != 2 or len(model.names) != 2:
+        return model
+    teams, _ = model.assign(keepers_lab)
+    x = keepers_xy[:, 0]
+    if set(teams.tolist()) != set(model.names) or x[0] * x[1] >= 0.0:
+        return model
+    if str(teams[int(np.argmin(x))]) == model.names[0]:
+        return model
+    return TeamModel(model.names, model.lab[::-1], model.spread[::-1], model.height_mm)

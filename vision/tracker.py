@@ -46,7 +46,8 @@ start afresh, and no track is lost for the time it was not looked at.
 Identities at setup: per team, the goalkeeper is ``<team>1`` and the buttons ``<team>2`` ..
 ``<team>11`` in order of distance from their own goal line (then across), unless the detector
 read numbers (``Detections.label`` of "2".."11"). Team names from the detector that are not the
-roster's are mapped by side: the team in the left half defends left.
+roster's are mapped by side: the team whose goalkeeper stands in the left goal defends left
+(else, the team in the left half).
 """
 
 from __future__ import annotations
@@ -197,9 +198,17 @@ class Tracker:
         if set(names) <= set(self._team_names):
             self._team_map = {t: self._team_names.index(t) for t in names}
             return
-        # The detector's own names: the team whose pieces sit left defends left.
+        # The detector's own names: each team defends the goal its goalkeeper stands in (it
+        # never leaves its areas: 000 ATUAÇÃO DO GOLEIRO, 001 Art. XVI § 1; a video that starts
+        # mid-match has attackers deep in the other half), else the team whose pieces sit left
+        # defends left (a match filmed from its kick-off).
         sides = [s for _, s in self.cfg.teams]
         mean_x = [float(d.xy_mm[d.team == t, 0].mean()) for t in names]
+        keepers = [np.flatnonzero((d.team == t) & (d.kind == "goalkeeper")) for t in names]
+        if len(names) == 2 and all(len(k) == 1 for k in keepers):
+            keeper_x = [float(d.xy_mm[k[0], 0]) for k in keepers]
+            if keeper_x[0] * keeper_x[1] < 0.0:
+                mean_x = keeper_x
         order = [names[k] for k in np.argsort(mean_x)]
         if len(order) == 1:
             self._team_map = {order[0]: sides.index("left" if mean_x[0] < 0 else "right")}

@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from simulator.designs import TEAM_DESIGNS
+from vision.team_search import named_by_goals
 from vision.teams import TeamModel, TeamModelError, bgr_to_lab
 
 
@@ -75,3 +76,31 @@ def test_assignment_does_not_depend_on_order(seed: int, n: int) -> None:
     a = TeamModel.fit(feats, xy).assign(feats)[0]
     b = TeamModel.fit(feats[perm], xy[perm]).assign(feats)[0]
     assert a.tolist() == b.tolist() == ["A"] * n + ["B"] * n
+
+
+# keepers as (colour team, x mm); which fitted team ends up named "A" (defends left)
+GOAL_ROWS = {
+    "red's keeper in the left goal": ([("red", -990.0), ("blue", 990.0)], "red"),
+    "blue's keeper in the left goal": ([("blue", -990.0), ("red", 990.0)], "blue"),
+    # failure rows: the buttons' sides decide (blue's sit left here)
+    "one keeper seen": ([("red", -990.0)], "blue"),
+    "both keepers one side": ([("red", -990.0), ("blue", -700.0)], "blue"),
+    "both keepers one team's colour": ([("red", -990.0), ("red", 990.0)], "blue"),
+}
+
+
+@pytest.mark.parametrize("name", list(GOAL_ROWS))
+def test_the_goalkeepers_name_the_teams_by_the_goals_they_defend(name: str) -> None:
+    # mid-match: red's buttons attack deep in the right half, blue's stand further left
+    rng = np.random.default_rng(7)
+    red, blue = (bgr_to_lab([TEAM_DESIGNS[t].base_bgr])[0] for t in ("red", "blue"))
+    feats = np.concatenate([red + rng.normal(0, 2.0, (8, 3)), blue + rng.normal(0, 2.0, (8, 3))])
+    xy = np.concatenate([rng.uniform(300, 900, (8, 2)), rng.uniform(-500, 200, (8, 2))])
+    model = TeamModel.fit(feats, xy)
+    assert model.assign([blue])[0][0] == "A"  # by the buttons: blue sits left
+    keepers, left = GOAL_ROWS[name]
+    lab = np.array([{"red": red, "blue": blue}[t] for t, _ in keepers])
+    kxy = np.array([(x, 0.0) for _, x in keepers])
+    named = named_by_goals(model, lab, kxy)
+    assert named.assign([{"red": red, "blue": blue}[left]])[0][0] == "A"
+    assert named.names == ("A", "B")

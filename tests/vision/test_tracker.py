@@ -164,6 +164,24 @@ def test_detector_team_names_are_mapped_by_the_side_each_team_starts_in() -> Non
     assert (tf.status == "seen").all()
 
 
+def test_mid_match_the_goalkeepers_say_which_team_defends_which_goal() -> None:
+    # a video that starts mid-match: red attacks right, its buttons deep in blue's half (their
+    # mean x right of blue's); red's goalkeeper stands in the left goal, so red defends left
+    rows = [
+        ("goalkeeper", "red", -990.0, 0.0),
+        *[("button", "red", 350.0 + 40.0 * k, -300.0 + 70.0 * k) for k in range(10)],
+        ("goalkeeper", "blue", 990.0, 0.0),
+        *[("button", "blue", -600.0 + 60.0 * k, 250.0 - 50.0 * k) for k in range(10)],
+        ("ball", "", 500.0, 100.0),
+    ]
+    tf = Tracker().update(dets(rows, 0))
+    assert tf.xy_mm[tf.index("A1")][0] < 0 < tf.xy_mm[tf.index("B1")][0]
+    assert (tf.xy_mm[(tf.team == "A") & (tf.kind == "button"), 0] > 300.0).all()
+    # failure row: without both goalkeepers seen, the side each team's pieces sit in decides
+    tf = Tracker().update(dets([r for r in rows if r[0] != "goalkeeper"], 0))
+    assert (tf.xy_mm[(tf.team == "B") & (tf.kind == "button"), 0] > 300.0).all()
+
+
 def test_a_missing_piece_at_setup_fills_its_slot_when_it_shows_up() -> None:
     rows = roster_rows()
     tr = Tracker()
