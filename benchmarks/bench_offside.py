@@ -22,10 +22,11 @@ hysteresis, late contacts, a 2-frame lag; ``as truth``: the text's exceptions of
 scored on ``offside`` (team and piece, within 2 frames) and on ``touch``. A drill whose pass
 missed the receiver (the ball hit nothing, or a defender) still counts: no offside then.
 
-**Through the camera** (``--camera-drills N``): the first N drills of each rule set rendered
-at 1920x1080 (the tilted preset camera, noise, blur, the coaches' hands, H.264) and judged by
-``botao analyze`` from the video (its camera file given: the drills are too short to
-calibrate from); the tracks' ids mapped to the simulator's by where they were first seen.
+**Through the camera** (``--camera-drills N``, 15 by default, 0: none): the first N drills
+of each rule set rendered at 1920x1080 (the tilted preset camera, noise, blur, the coaches'
+hands, H.264) and judged by ``botao analyze`` from the video (its camera file given: the
+drills are too short to calibrate from); the tracks' ids mapped to the simulator's by where
+they were first seen.
 
 Usage: ``python -m benchmarks.bench_offside [--drills N] [--camera-drills N] [--seed S]
 [--rules NAME ...]``.
@@ -59,7 +60,8 @@ from tests.rules.engine.adapters import TrackedTruth, state_from_truth
 from tests.rules.engine.truth_eval import AS_TRUTH, MODES
 
 RULES = ("brasileira", "gaucha")  # the rule sets whose texts have an offside
-DRILLS = 100
+DRILLS = 200
+CAMERA_DRILLS = 15
 SEED = 4000
 ENGINES = ("exact", "tracked", "as truth")
 SCORED = ("offside", "touch")
@@ -231,9 +233,9 @@ def evaluate(rules: str, drills: int = DRILLS, seed: int = SEED) -> Result:
     return res
 
 
-def camera_run(rules: str, seed: int) -> dict[str, tuple[int, int, int]]:
+def camera_run(rules: str, seed: int) -> tuple[dict[str, tuple[int, int, int]], list[str]]:
     """One drill rendered and analysed through the camera: (truth, found, matched) per
-    scored kind."""
+    scored kind, and the disagreements."""
     from calibration.camera import preset_camera
     from monitor.analyze import analyze
     from monitor.demo import id_map_from_tracks
@@ -248,11 +250,13 @@ def camera_run(rules: str, seed: int) -> dict[str, tuple[int, int, int]]:
         analyze(out / "video.mp4", out / "a", rules, out / "camera.json", write_video=False)
         found = [json.loads(x) for x in (out / "a" / "events.jsonl").read_text().splitlines()]
         id_map = id_map_from_tracks(out / "a" / "tracks.csv", {f.frame: f for f in d.frames})
-    got = {}
+    got, odd = {}, []
     for kind in SCORED:
         sc = score(d.truth, found, kind, 2, id_map)
         got[kind] = (sc.truth, sc.engine, sc.matched)
-    return got
+        odd += [f"{seed}: missed {kind} {KEYS[kind](e)} @{e['frame']}" for e in sc.missed]
+        odd += [f"{seed}: extra {kind} {KEYS[kind](e)} @{e['frame']}" for e in sc.extra]
+    return got, odd
 
 
 def _pr(t: list[int]) -> str:
@@ -262,7 +266,10 @@ def _pr(t: list[int]) -> str:
 
 
 def report(
-    rules: tuple[str, ...] = RULES, drills: int = DRILLS, seed: int = SEED, camera: int = 0
+    rules: tuple[str, ...] = RULES,
+    drills: int = DRILLS,
+    seed: int = SEED,
+    camera: int = CAMERA_DRILLS,
 ) -> list[str]:
     lines = [
         "## Offside drills (issue 6)",
@@ -285,12 +292,17 @@ def report(
         if camera:
             t0 = time.perf_counter()
             tot = {k: [0, 0, 0] for k in SCORED}
+            odd: list[str] = []
             for k in range(min(camera, drills)):
-                for kind, v in camera_run(r, seed + k).items():
+                got, bad = camera_run(r, seed + k)
+                odd += bad
+                for kind, v in got.items():
                     tot[kind] = [a + b for a, b in zip(tot[kind], v, strict=True)]
             cells = " | ".join(_pr(tot[k]) for k in SCORED)
             lines.append(f"| {r} | camera ({camera} drills) | {cells} |")
             notes.append(f"- {r}: through the camera {time.perf_counter() - t0:.0f} s wall.")
+            if odd:
+                notes.append(f"  - {r} / camera: " + "; ".join(odd))
         past = sum(1 for o in res.offset_of_truth if o > 0)
         notes.append(
             f"- {r}: {res.passed}/{res.drills} passes aimed; {res.offside_truth} offsides "
@@ -310,7 +322,7 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--drills", type=int, default=DRILLS)
     ap.add_argument("--seed", type=int, default=SEED)
     ap.add_argument("--rules", nargs="+", default=list(RULES), choices=RULES)
-    ap.add_argument("--camera-drills", type=int, default=0)
+    ap.add_argument("--camera-drills", type=int, default=CAMERA_DRILLS)
     a = ap.parse_args(argv)
     print("\n".join(report(tuple(a.rules), a.drills, a.seed, a.camera_drills)))
     return 0
