@@ -77,3 +77,4 @@ def test_a_hand_beside_a_white_team_is_no_second_goalkeeper(seed: int) -> None:
     assert out.false["goalkeeper"] == 0
     assert out.missed["goalkeeper"] == []
     assert out.visible["goalkeeper"] == 2
+    assert out.team_n >= 20 and out.team_ok == out.team_n  # the hand's pieces' teams too

@@ -2,8 +2,9 @@
 
 ``bench_detect``'s still 535 (seed 500's only team error among distinct colours): a palm over
 half of a blue-and-white button of the blue team, beside the black team's buttons on a pale
-felt; the top face's mean colour, skin included, was nearer the black team's. Failure rows:
-the other stills with a hand over a piece keep every team right.
+felt; the top face's mean colour, skin included, was nearer the black team's. (Stills 510
+and 557, a hand over a white team's pieces, keep every team right too:
+``tests/vision/test_one_keeper.py``.)
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ def _match_frames() -> list[FrameTruth]:
     return list(Match(TABLE, "brasileira", seed=21, fps=10).frames(120.0))[20:]
 
 
-@pytest.mark.parametrize("seed", [535, 510, 557])
+@pytest.mark.parametrize("seed", [535])
 def test_teams_under_a_palm(seed: int) -> None:
     out = run_case(seed, _match_frames())
     assert out.hidden  # a hand over a piece
