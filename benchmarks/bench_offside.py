@@ -23,10 +23,11 @@ scored on ``offside`` (team and piece, within 2 frames) and on ``touch``. A dril
 missed the receiver (the ball hit nothing, or a defender) still counts: no offside then.
 
 **Through the camera** (``--camera-drills N``, 15 by default, 0: none): the first N drills
-of each rule set rendered at 1920x1080 (the tilted preset camera, noise, blur, the coaches'
-hands, H.264) and judged by ``botao analyze`` from the video (its camera file given: the
-drills are too short to calibrate from); the tracks' ids mapped to the simulator's by where
-they were first seen.
+of each rule set rendered at 1920x1080, each through its own seeded camera and look (as
+``bench_detect``'s stills: tilt 0-25 deg, lens distortion, felt, team designs with the hard
+pairs, light gradient, vignette, noise, JPEG), the coaches' hands, H.264, and judged by
+``botao analyze`` from the video (its camera file given: the drills are too short to
+calibrate from); the tracks' ids mapped to the simulator's by where they were first seen.
 
 Usage: ``python -m benchmarks.bench_offside [--drills N] [--camera-drills N] [--seed S]
 [--rules NAME ...]``.
@@ -236,17 +237,22 @@ def evaluate(rules: str, drills: int = DRILLS, seed: int = SEED) -> Result:
 def camera_run(rules: str, seed: int) -> tuple[dict[str, tuple[int, int, int]], list[str]]:
     """One drill rendered and analysed through the camera: (truth, found, matched) per
     scored kind, and the disagreements."""
-    from calibration.camera import preset_camera
+    from benchmarks.bench_calibration import random_camera
+    from benchmarks.bench_detect import _style
     from monitor.analyze import analyze
     from monitor.demo import id_map_from_tracks
     from simulator.clip import write_clip
 
     d = drill(rules, seed)
     table = load_table(get_ruleset(rules).table)
-    cam = preset_camera("tilted", table, (1920, 1080))
+    rng = np.random.default_rng(seed + 7919)  # the look: not the drill's own draws
+    cam = random_camera(rng, table, (1920, 1080))[0]
+    style = _style(rng)[0]
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp)
-        write_clip(d.frames, table, cam, out, FPS, rules_name=rules, teams=dict(DEFAULT_TEAMS))
+        write_clip(
+            d.frames, table, cam, out, FPS, style, rules_name=rules, teams=dict(DEFAULT_TEAMS)
+        )
         analyze(out / "video.mp4", out / "a", rules, out / "camera.json", write_video=False)
         found = [json.loads(x) for x in (out / "a" / "events.jsonl").read_text().splitlines()]
         id_map = id_map_from_tracks(out / "a" / "tracks.csv", {f.frame: f for f in d.frames})
