@@ -52,7 +52,7 @@ from geometry.tablespec import load_table
 from monitor.compare import KEYS, score
 from rules.engine import EngineOptions, RuleEngine
 from rules.rulesets import get_ruleset
-from simulator.match import TimelineRunner, _entry, hand_path
+from simulator.match import TimelineRunner, flick_with_hand
 from simulator.physics import TableWorld
 from simulator.players import hit_for
 from simulator.state import FrameTruth
@@ -152,7 +152,7 @@ def drill(rules: str, seed: int) -> Drill:
     b, a7 = np.array(world.position("ball")), np.array(world.position("A7"))
     away = math.atan2(*(b - a7)[::-1])
     ang, v, _, _ = hit_for(a7, sz.button_diameter / 2, b, sz.ball_diameter / 2, away, 40.0)
-    _flick(runner, table, 1.0, "A7", ang, v)
+    flick_with_hand(runner, table, "A", 1.0, "A7", ang, v)
     frames = list(runner.advance(2.5))
     frames += runner.settle(3.0)
     # lance 2: A6 passes to A9 (aimed at its centre, with a coach's aim error)
@@ -165,25 +165,11 @@ def drill(rules: str, seed: int) -> Drill:
     passed = cut > 0.2 and v > 0.0
     if passed:
         t2 = runner.t + 0.6
-        _flick(runner, table, t2, "A6", ang, v)
+        flick_with_hand(runner, table, "A", t2, "A6", ang, v)
         frames += runner.advance(t2 + 0.1)
         frames += runner.settle(4.0)
     frames += runner.advance(runner.t + 0.5)
     return Drill(seed, offset, frames, list(runner.events), passed)
-
-
-def _flick(runner: TimelineRunner, table: Any, t: float, piece: str, ang: float, v: float) -> None:
-    """A flick at ``t`` with its coach's hand over the button from 0.4 s before (as
-    :mod:`simulator.scenario` does: the engine reads a flick only under a hand)."""
-    x, y = runner.world.position(piece)
-    tip = (x - 38.0 * math.cos(ang), y - 38.0 * math.sin(ang))
-    t0 = t - 0.4
-    ex, ey = _entry(table, "A", tip[0])
-    path = hand_path(
-        table, "A", [(t0, ex, ey), (t0 + 0.2, *tip), (t + 0.05, *tip), (t + 0.3, ex, ey)]
-    )
-    runner.add_hand(t0, t + 0.3, path)
-    runner.flick_at(t, piece, ang, v)
 
 
 @dataclass

@@ -189,6 +189,29 @@ class TimelineRunner:
             yield from self.advance(self.t)
 
 
+def flick_with_hand(
+    runner: TimelineRunner,
+    table: TableSpec,
+    team: str,
+    t: float,
+    piece: str,
+    direction_rad: float,
+    speed_mm_s: float,
+    lead_s: float = 0.4,
+) -> None:
+    """``piece`` flicked at ``t`` by its coach's hand: the fingertip comes in from the coach's
+    side ``lead_s`` before, rests 38 mm behind the button along the flick, and leaves 0.3 s
+    after (a rules engine reads a flick only under a hand). Call it once the runner has
+    reached ``t - lead_s``: the button is where it is then."""
+    x, y = runner.world.position(piece)
+    tip = (x - 38.0 * math.cos(direction_rad), y - 38.0 * math.sin(direction_rad))
+    t0 = max(t - lead_s, 0.0)
+    ex, ey = _entry(table, team, tip[0])
+    keys = [(t0, ex, ey), (t0 + 0.2, *tip), (t + 0.05, *tip), (t + 0.3, ex, ey)]
+    runner.add_hand(t0, t + 0.3, hand_path(table, team, keys))
+    runner.flick_at(t, piece, direction_rad, speed_mm_s)
+
+
 class Match:
     """A seeded random match between teams A (defends left) and B (defends right)."""
 

@@ -47,7 +47,7 @@ import numpy as np
 from geometry.pieces import Pieces
 from geometry.tablespec import TableSpec, load_table
 from rules.rulesets import get_ruleset
-from simulator.match import TimelineRunner, _entry, hand_path
+from simulator.match import TimelineRunner, _entry, flick_with_hand, hand_path
 from simulator.physics import TableWorld
 from simulator.players import formation
 from simulator.state import FrameTruth
@@ -192,16 +192,9 @@ def scenario_runner(sc: Scenario, fps: float = 30.0) -> tuple[TimelineRunner, It
                 ang = math.radians(float(a["direction_deg"]))
                 team = team_of.get(pid, "A")
                 if a.get("hand", True):
-                    x, y = world.position(pid)
-                    tip = (x - 38.0 * math.cos(ang), y - 38.0 * math.sin(ang))
-                    ex, ey = _entry(sc.table, team, tip[0])
-                    path = hand_path(
-                        sc.table,
-                        team,
-                        [(t0, ex, ey), (t0 + 0.2, *tip), (t + 0.05, *tip), (t + 0.3, ex, ey)],
-                    )
-                    runner.add_hand(t0, t + 0.3, path)
-                runner.flick_at(t, pid, ang, float(a["speed_mm_s"]))
+                    flick_with_hand(runner, sc.table, team, t, pid, ang, float(a["speed_mm_s"]))
+                else:
+                    runner.flick_at(t, pid, ang, float(a["speed_mm_s"]))
             elif a["type"] == "place":
                 pid = str(a["piece"])
                 xy1 = (float(a["x"]), float(a["y"]))
