@@ -47,10 +47,10 @@ from numpy.typing import NDArray
 from geometry.field import FieldModel
 from geometry.lines import ball_in_goal_margin, ball_out_margin, goal_margins
 from geometry.pieces import Pieces, footprints
-from geometry.scene import Scene
 from geometry.tablespec import TableSpec
-from rules.checks import CHECKS, CheckContext
+from rules.checks import CheckContext
 from rules.engine.base import TOUCH_MERGE_S, same_touch
+from rules.engine.calls import offside_positions
 from rules.rulesets import get_ruleset
 from simulator.state import FrameTruth
 
@@ -163,29 +163,14 @@ class Referee:
     def attack_sign(self, team: str) -> float:
         return 1.0 if self.teams[team] == "left" else -1.0
 
-    def _offside_set(self, pieces: Pieces, team: str) -> set[str]:
-        """Buttons of ``team`` in offside position as the rule set's text has it, by the
-        rules engine's exact check (000 REGRA 11 with exceptions A-C; 001 Art. XXXII with
-        only the goalkeeper ahead); none where the text has no offside (paulista, mesa-posta).
-        """
-        if "offside_position" not in self.rules.checks:
-            return set()
-        return set(self._offside_margins(pieces, team)[0])
-
     def _offside_margins(self, pieces: Pieces, team: str) -> tuple[dict[str, float], float | None]:
-        """:meth:`_offside_set`'s buttons with their margins (mm), and the line's x."""
+        """Buttons of ``team`` in offside position (id -> margin mm) and the line's x, by the
+        rules engine's own check (:func:`rules.engine.calls.offside_positions`: 000 REGRA 11
+        with exceptions A-C; 001 Art. XXXII with only the goalkeeper ahead); none where the
+        text has no offside (paulista, mesa-posta)."""
         if "offside_position" not in self.rules.checks:
             return {}, None
-        scene = Scene(self.table.name, self.teams, pieces, {"to_play": team})
-        found: dict[str, float] = {}
-        line_x: float | None = None
-        for v in CHECKS["offside_position"](scene, self._checks):
-            if v.team != team or v.piece is None:
-                continue
-            line_x = float(v.extra.get("line_x_mm", 0.0))
-            if v.holds:
-                found[str(v.piece)] = float(v.margin_mm or 0.0)
-        return found, line_x
+        return offside_positions(pieces, self.teams, team, self._checks)
 
     def _goalkeeper_only(self) -> bool:
         return bool(
