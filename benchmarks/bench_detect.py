@@ -20,6 +20,7 @@ frames; ``Detector.detect`` timed per frame, against decoding-free rendering.
 from __future__ import annotations
 
 import argparse
+import functools
 import math
 import os
 import time
@@ -83,6 +84,12 @@ def _style(rng: np.random.Generator) -> tuple[RenderStyle, str, bool]:
     teams = {"A": TEAM_DESIGNS[names[a]], "B": TEAM_DESIGNS[names[b]]}
     style = RenderStyle(teams=teams, field_bgr=FIELD_COLOURS[felt], **common)  # type: ignore[arg-type]
     return style, f"{names[a]}-{names[b]} on {felt}", False
+
+
+@functools.cache
+def still_frames() -> list[FrameTruth]:
+    """The match frames the stills are drawn from (a random brasileira match, seed 21)."""
+    return list(Match(TABLE, "brasileira", seed=21, fps=10).frames(120.0))[20:]
 
 
 def _hidden(renderer: Renderer, cam: Camera, frame: FrameTruth) -> np.ndarray:
@@ -214,7 +221,7 @@ def _pct(v: list[float], q: float) -> float:
 
 def report(n: int = 60, seed: int = 500, verbose: bool = False) -> list[str]:
     """Markdown lines for benchmarks/RESULTS.md."""
-    frames = [f for f in Match(TABLE, "brasileira", seed=21, fps=10).frames(120.0)][20:]
+    frames = still_frames()
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else math.nan
     outs = [run_case(seed + k, frames, verbose) for k in range(n)]
     sp = speed()

@@ -15,10 +15,8 @@ import numpy as np
 import pytest
 
 from benchmarks.bench_calibration import random_camera
-from benchmarks.bench_detect import run_case
+from benchmarks.bench_detect import run_case, still_frames
 from geometry.tablespec import load_table
-from simulator.match import Match
-from simulator.state import FrameTruth
 from vision.detect import Detector
 from vision.solids import Solid
 
@@ -64,15 +62,9 @@ def test_one_goalkeeper_a_team(name: str) -> None:
     assert [[s is x for s in solids].index(True) for x in out[1:-1]] == kept
 
 
-@functools.cache
-def _match_frames() -> list[FrameTruth]:
-    # bench_detect's stills are frames of this match
-    return list(Match(TABLE, "brasileira", seed=21, fps=10).frames(120.0))[20:]
-
-
 @pytest.mark.parametrize("seed", [510, 557])
 def test_a_hand_beside_a_white_team_is_no_second_goalkeeper(seed: int) -> None:
-    out = run_case(seed, _match_frames())
+    out = run_case(seed, still_frames())
     assert out.calibrated
     assert out.false["goalkeeper"] == 0
     assert out.missed["goalkeeper"] == []

@@ -9,26 +9,17 @@ and 557, a hand over a white team's pieces, keep every team right too:
 
 from __future__ import annotations
 
-import functools
-
 import pytest
 
-from benchmarks.bench_detect import run_case
+from benchmarks.bench_detect import run_case, still_frames
 from geometry.tablespec import load_table
-from simulator.match import Match
-from simulator.state import FrameTruth
 
 TABLE = load_table("brasileira")
 
 
-@functools.cache
-def _match_frames() -> list[FrameTruth]:
-    return list(Match(TABLE, "brasileira", seed=21, fps=10).frames(120.0))[20:]
-
-
 @pytest.mark.parametrize("seed", [535])
 def test_teams_under_a_palm(seed: int) -> None:
-    out = run_case(seed, _match_frames())
+    out = run_case(seed, still_frames())
     assert out.hidden  # a hand over a piece
     assert out.team_n >= 20
     assert out.team_ok == out.team_n
