@@ -30,7 +30,13 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.ball import BallFit, fit_ball
-from vision.ball_search import _BALL_MIN_SCORE, _HAND_MIN_VISIBLE, ball_fit_ok, hand_colour
+from vision.ball_search import (
+    _BALL_MIN_SCORE,
+    _HAND_MIN_VISIBLE,
+    ball_fit_ok,
+    colour_nearer_hand,
+    hand_colour,
+)
 from vision.solids import Solid
 
 if TYPE_CHECKING:
@@ -47,7 +53,6 @@ _EDGE_TOL = 30.0  # distance from the line from the table's colour to the hand's
 _EDGE_MIN = 0.25  # ... at least this share of the hand (less: the table's noise)
 _MIN_VISIBLE = _HAND_MIN_VISIBLE  # the least share a ball beside a hand must show of itself
 _MIN_EXPLAINED = 0.5  # the least share of the pixels' difference from the table it explains
-_APART = 2.0  # the fit's colour this many times farther from the hand's than from the ball's
 
 
 def hand_pixels(img: U8, bg: NDArray[np.float32], skin: FloatArray) -> NDArray[np.bool_]:
@@ -153,10 +158,7 @@ def ball_by_hand(
             continue
         # of the ball's colour (darkened in the hand's shadow, as the score allows) and not
         # the hand's: a fingertip or a knuckle is the hand's colour, whatever it is
-        kd = float(np.clip(fit.colour_bgr @ ref / max(float(ref @ ref), 1e-9), 0.55, 1.0))
-        to_ball = float(np.linalg.norm(fit.colour_bgr - kd * ref))
-        to_hand = float(np.linalg.norm(fit.colour_bgr - skin))
-        if to_hand < _APART * to_ball:
+        if colour_nearer_hand(fit.colour_bgr, ref, skin):
             continue
         score = det._ball_score(fit, bgf, fit.uv_px, shaded=True)
         if score >= _BALL_MIN_SCORE and (best is None or score > best[0]):

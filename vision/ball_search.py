@@ -82,6 +82,7 @@ _SPLIT = 3.0  # blobs larger than this many balls are also tried without their t
 _HAND_CHROMA = 0.06
 _HAND_MIN_VISIBLE = 0.35
 _HAND_REACH = 40  # coarse pixels about the blob whose hand pixels give the hand's colour
+_HAND_APART = 2.0  # a ball's fit beside a hand: this many times farther from its colour
 
 
 def ball_masks(
@@ -331,6 +332,47 @@ def hand_like(det: Detector, fit: BallFit, hands: NDArray[np.bool_], uv: FloatAr
     return float(np.abs(chroma - skin / max(float(skin.sum()), 1.0)).sum()) < _HAND_CHROMA
 
 
+def hand_not_ball(det: Detector, fit: BallFit, hands: NDArray[np.bool_], uv: FloatArray) -> bool:
+    """Whether a video's ball fit beside a hand is the hand's, the ball's colour learned: it
+    shows less than :data:`_HAND_MIN_VISIBLE` of itself, or its colour is not
+    :data:`_HAND_APART` times farther from the hand's (about its blob, ``uv`` px) than from the
+    ball's (:func:`colour_nearer_hand`). Without a ball's colour, :func:`hand_like`.
+
+    A palm lit brighter than the arm leaves its rim out of the hand's mask, and on a pale felt
+    the fingertip's edge is a round blob that fits a ball (0.7-0.9 of its pixels, a third to
+    half of it seen; a white ball found 50-300 mm from where it lay, on a blue-felt drill)."""
+    ref = det.ball_colour
+    if ref is None:
+        return hand_like(det, fit, hands, uv)
+    if fit.visible < _HAND_MIN_VISIBLE:
+        return True
+    s, o = det.stride, det.stride // 2
+    h, w = hands.shape
+    c = uv.mean(axis=0)
+    i, j = (int(np.clip((v - o) // s, 0, n - 1)) for v, n in zip(c[::-1], (h, w), strict=True))
+    skin = hand_colour(det, hands, i, j, _HAND_REACH)
+    return skin is not None and colour_nearer_hand(fit.colour_bgr, ref, skin)
+
+
+def colour_nearer_hand(colour_bgr: FloatArray, ball_bgr: FloatArray, skin_bgr: FloatArray) -> bool:
+    """Whether a fit's colour is not :data:`_HAND_APART` times farther from the hand's than
+    from the ball's, the ball's darkened as a shadow darkens it (to 0.55-1 of it): a fingertip
+    or a knuckle is the hand's colour, whatever it is, and a ball beside a hand is its own.
+
+    Examples
+    --------
+    >>> ball, skin = np.array([230.0, 240.0, 240.0]), np.array([110.0, 136.0, 180.0])
+    >>> colour_nearer_hand(np.array([200.0, 210.0, 212.0]), ball, skin)  # the ball, shaded
+    False
+    >>> colour_nearer_hand(np.array([135.0, 157.0, 178.0]), ball, skin)  # a fingertip's rim
+    True
+    """
+    kd = float(np.clip(colour_bgr @ ball_bgr / max(float(ball_bgr @ ball_bgr), 1e-9), 0.55, 1.0))
+    to_ball = float(np.linalg.norm(colour_bgr - kd * ball_bgr))
+    to_hand = float(np.linalg.norm(colour_bgr - skin_bgr))
+    return to_hand < _HAND_APART * to_ball
+
+
 def _on_crossbar(det: Detector, img: U8, uv: FloatArray, hands: NDArray[np.bool_]) -> bool:
     """Whether a blob (its pixels, px) lies on a goal's crossbar in the bar's colours: the bar
     a goalkeeper hid while the table was learned, no ball (:func:`find_ball`). Such a ghost
@@ -494,7 +536,9 @@ def find_ball(
         assert fit is not None
         score = det._ball_score(fit, bgf, c)
         by_hand = bool(hands[det.memory.patch(det._sub, uv)[0]].any())
-        if by_hand and not det.learned and hand_like(det, fit, hands, uv):
+        if by_hand and (
+            hand_not_ball(det, fit, hands, uv) if det.learned else hand_like(det, fit, hands, uv)
+        ):
             score = 0.0
         if not det._in_goal(fit.xy_mm):
             scored.append((score, fit))
