@@ -68,6 +68,7 @@ from vision.ball_search import (
     find_ball,
     refresh_spots,
 )
+from vision.ball_stay import ball_where_it_was
 from vision.detections import Detections
 from vision.foreground import foreground, hand_mask, hand_polygons, nonzero_yx
 from vision.frame_memory import FrameMemory
@@ -494,6 +495,8 @@ class Detector:
                 ball = self._ball(img, bgf, pieces_fg & ~sil, solids, hands, balls, "box")
             if ball is None and self.learned:  # a hand beside it may have hidden its blob
                 ball = self._ball_by_hand(img, bgf, solids, hands)
+            if ball is None and self.learned:  # a faint ball's blob lost to the noise
+                ball = self._ball_where_it_was(img, bgf, solids, hands)
         if self.learned:
             if ball is not None:
                 self._ball_before, self._ball_prior = self._ball_prior, (ball, self._frames)
@@ -510,6 +513,7 @@ class Detector:
     _ball_strength = ball_strength
     _ball_on_spot = ball_on_spot
     _ball_by_hand = ball_by_hand
+    _ball_where_it_was = ball_where_it_was
 
     def _fit(
         self,

@@ -1,0 +1,139 @@
+"""The ball where it just was, for :class:`vision.detect.Detector` (a function of the detector,
+``det``, that is its method).
+
+The search starts from the coarse foreground (every third pixel). A small ball - a 10 mm
+ball is 6 pixels across on a camera that sees 1.7 mm a pixel - whose colour is near the
+felt's (white on a pale felt) leaves one or two coarse pixels above the threshold, and its
+shadow beside it is excused as a shadow: in some frames the noise leaves none, and the search
+has nothing to fit. The ball is still there on the full-resolution image. Where it had
+rested while the table was learned, the model there is a still's estimate, which the
+detector blends with what it sees wherever nothing is found
+(:meth:`vision.background.Background.refresh`): one such frame and the ball was table
+within three (kept in 4 of 40 frames, ``tests/vision/test_ball_stay.py``).
+
+So, in a video, where the ball was found a moment ago and nothing was found now, it is fitted
+again there on the full-resolution image: where it rested, or where it was rolling to
+(:func:`rolling_to`: its last two finds, a frame or two missed between them). A fit
+is kept only as the ball: near that place, seen in good part, explaining the pixels' difference
+from the table, scored as a ball and of the ball's colour learned from sure fits. Nothing is
+searched without a ball found in the last :data:`_PRIOR_FRAMES` frames or a ball's colour: a
+lost ball is predicted by the tracker, never invented here. The coarse search's miss still
+counts (the memory of tried blobs is unchanged).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.ball import BallFit, fit_ball
+from vision.ball_search import (
+    _EXPECTED_MM,
+    _EXPECTED_MOVING_MM,
+    _EXPECTED_SHARE,
+    ball_fit_ok,
+    ball_masks,
+    beside_a_piece,
+)
+from vision.solids import Solid
+
+if TYPE_CHECKING:
+    from vision.detect import Detector
+
+__all__ = ["ball_where_it_was"]
+
+FloatArray = NDArray[np.float64]
+U8 = NDArray[np.uint8]
+
+_PRIOR_FRAMES = 3  # the ball found at most this many frames ago (a tenth of a second at 30/s)
+_REACH_MM = 3.0  # a ball found at rest is looked for within this of where it was
+_MIN_VISIBLE = 0.6
+_MIN_EXPLAINED = 0.5
+# the fit's colour within this (summed channel distance over the ball's colour's norm) of the
+# ball's: a print or the felt's fold is another colour; a white ball in a button's shadow is
+# darker, and the search proper finds it where it shows
+_COLOUR_TOL = 0.25
+_MIN_SCORE = 0.5  # the search's _BALL_SURE is 0.6: a fit this good, where the ball was, is it
+
+
+def rolling_to(det: Detector) -> tuple[FloatArray, float] | None:
+    """Where the ball rolls to on this frame (table mm) and how far from it a fit may be, from
+    its last two finds at most :data:`_PRIOR_FRAMES` frames apart and ago (a frame or two
+    missed between them: :func:`vision.ball_search.predicted_ball` wants both of the last two
+    frames); None when it was at rest or not found so.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as NS
+    >>> fit = lambda x: NS(xy_mm=np.array([x, 0.0]))
+    >>> det = NS(_frames=9, _ball_prior=(fit(110.0), 7), _ball_before=(fit(100.0), 5))
+    >>> xy, gate = rolling_to(det)
+    >>> xy.tolist(), round(gate, 2)
+    ([120.0, 0.0], 5.0)
+    """
+    last, before = det._ball_prior, det._ball_before
+    if last is None or before is None:
+        return None
+    gap, ago = last[1] - before[1], det._frames - last[1]
+    if not 0 < gap <= _PRIOR_FRAMES or not 0 < ago <= _PRIOR_FRAMES:
+        return None
+    step = (last[0].xy_mm - before[0].xy_mm) / gap
+    travel = float(np.hypot(*step))
+    if travel < _EXPECTED_MOVING_MM:
+        return None
+    return last[0].xy_mm + ago * step, _EXPECTED_MM + _EXPECTED_SHARE * travel * ago
+
+
+def ball_where_it_was(
+    det: Detector,
+    img: U8,
+    bgf: NDArray[np.float32],
+    solids: list[Solid],
+    hands: NDArray[np.bool_],
+) -> BallFit | None:
+    """The ball fitted again where it was found a moment ago (module docstring); None if no
+    fit there is the ball."""
+    prior = det._ball_prior
+    ref = det.ball_colour
+    if prior is None or ref is None or det._frames - prior[1] > _PRIOR_FRAMES:
+        return None
+    guess = rolling_to(det)
+    last = prior[0]
+    streak: FloatArray | None = None
+    if guess is not None:  # rolling: where it rolls to, blurred along its last streak
+        start, reach = guess
+        if float(np.hypot(*last.streak_px)) >= 1.0:
+            streak = np.asarray(last.streak_px, np.float64)
+    elif float(np.hypot(*last.streak_px)) < 1.0:  # at rest
+        start, reach = np.asarray(last.xy_mm, np.float64), _REACH_MM
+    else:
+        return None  # rolling, its speed unknown: the search proper or the tracker
+    sz = det.sizes
+    excluded, hiders = ball_masks(det, solids, hands)
+    fit = fit_ball(
+        img,
+        bgf,
+        det.camera,
+        start,
+        sz.ball_diameter,
+        sz.ball_height,
+        excluded=excluded,
+        streak0_px=streak,
+        hiders=hiders,
+    )
+    if fit is None or not ball_fit_ok(fit):
+        return None
+    fit = beside_a_piece(det, img, bgf, fit, solids, excluded, hiders)
+    if fit is None or not ball_fit_ok(fit):
+        return None
+    if float(np.hypot(*(fit.xy_mm - start))) > reach:
+        return None
+    if fit.visible < _MIN_VISIBLE or fit.explained < _MIN_EXPLAINED:
+        return None
+    if float(np.abs(fit.colour_bgr - ref).sum()) > _COLOUR_TOL * float(np.abs(ref).sum()):
+        return None
+    if det._ball_score(fit, bgf, fit.uv_px) < _MIN_SCORE:
+        return None
+    return fit
