@@ -30,6 +30,7 @@ to the rotated rectangle. Records follow :class:`simulator.state.Contact`: ``a``
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 import numpy as np
@@ -43,7 +44,9 @@ _SUB = 16  # sub-steps per frame interval when searching the touch time
 _JUMP_SLACK_MM = 10.0  # detection noise and a frame's timing on top of the top speed's reach
 _REST_MM_S = 60.0  # slower than this over (k-2, k-1]: at rest (the tracker's moving_on speed)
 _STILL_MM = 3.0  # seen within this of one place over four frames: a piece that struck nothing
-_HIST = 14  # frames of known positions kept to find who struck a ball seen only once away
+# frames of known positions kept to find who struck a ball seen only once away, or seen
+# again only after a pass lost for most of a second (:meth:`ContactFinder._path_striker`)
+_HIST = 30
 _BACK_FRAMES = 12  # a restart traced back further than this is too uncertain to time
 _STRIKER_GAP_MM = 25.0  # a striker within this of the struck ball (a rail, a post: none)
 # a piece flicked from under its coach's hand covers this much felt before it strikes a
@@ -311,7 +314,8 @@ class ContactFinder:
         moving on two frames in a line from where it rested, it was struck there. The time is
         traced back along that line at its speed; the striker is the piece whose path (its
         known places over the last frames, straight between them) passed the resting place
-        behind the ball's new direction."""
+        behind the ball's new direction. Too far gone to time so (friction slowed it since),
+        the striker's path gives both (:meth:`_path_striker`)."""
         if len(self._t) < 2:
             return []
         out: list[TrackContact] = []
@@ -352,13 +356,19 @@ class ContactFinder:
             side = abs(float(rel[0] * u[1] - rel[1] * u[0]))
             back = along / speed  # s before t_prev
             at = self._rest_xy[b].copy()
-            # not from there, or too far gone to time: the place is kept (a track that
-            # followed a false ball first finds the real one leaving it later)
-            if along <= 0.0 or side > max(10.0, 0.15 * along) or back > _BACK_FRAMES * dt:
+            # not from there: the place is kept (a track that followed a false ball first
+            # finds the real one leaving it later)
+            if along <= 0.0 or side > max(10.0, 0.15 * along):
                 continue
-            t_hit = t_prev - back
-            hit_frame = self._frames[-2] - int(np.floor(back / dt + 1e-9))
-            a = self._striker(int(b), at, u, hit_frame)
+            if back <= _BACK_FRAMES * dt:
+                t_hit = t_prev - back
+                hit_frame = self._frames[-2] - int(np.floor(back / dt + 1e-9))
+                a = self._striker(int(b), at, u, hit_frame)
+            else:
+                # too far gone to time by its speed (friction slowed it: traced back at its
+                # speed now, a pass lost for 13 frames on a pale felt read 24): timed by the
+                # striker's own path reaching the place, since the ball was last seen there
+                a, t_hit, hit_frame = self._path_striker(int(b), at, u, t_now, dt)
             if a < 0:
                 continue
             self._rest_xy[b] = np.nan
@@ -373,6 +383,66 @@ class ContactFinder:
                 )
             )
         return out
+
+    def _path_striker(
+        self, b: int, at: FloatArray, u: FloatArray, t_now: float, dt: float
+    ) -> tuple[int, float, int]:
+        """The piece whose known path (straight between its known places) first came within
+        the touch tolerance of ``at`` (body ``b`` resting there, left along direction ``u``)
+        from behind, the line of centres within 60 degrees of ``u``, after the frame ``b`` was
+        last seen resting there; and when (the time, and the frame at or after it). On a leg
+        from where the piece was frozen (a straight guess at an unseen path) the nearest
+        approach within the striker gap will do; ``(-1, nan, -1)`` if no piece's path passed
+        so. A piece seen at one place all along struck nothing. A leg
+        from a place the piece was frozen at (under its coach's hand) is untimed: the hit is
+        put just after the ball was last seen resting."""
+        frame_now = self._frames[-1]
+        # from the last frame it was seen there (its track, predicted at rest while it was
+        # lost, rested on after the hit)
+        there = [f for f, xy, _, _, seen in self._hist if seen[b] and np.hypot(*(xy[b] - at)) < 1.5]
+        f_rest = there[-1] if there else self._hist[0][0]
+        rows = [h for h in self._hist if h[0] >= f_rest]
+        best, best_key = (-1, float("nan"), -1), (np.inf, np.inf)
+        f_sub = (np.arange(_SUB) + 1.0) / _SUB
+        for a in np.flatnonzero(self.kind != "ball"):
+            if a == b:
+                continue
+            path = [(f, xy[a], sn[a]) for f, xy, kn, _, sn in rows if kn[a]]
+            if len(path) < 2:
+                continue
+            pts = np.array([xy for _, xy, _ in path])
+            if float(np.ptp(pts, axis=0).max()) < _STILL_MM:
+                continue
+            for (f0, p0, seen0), (f1, p1, _) in itertools.pairwise(path):
+                if float(np.hypot(*(p1 - p0))) < 1e-6:
+                    continue
+                sub = p0 + f_sub[:, None] * (p1 - p0)
+                gaps = self._gap(np.full(_SUB, a), np.full(_SUB, b), sub, np.tile(at, (_SUB, 1)))
+                # behind the ball's new direction, and pushing it that way: the line of
+                # centres within 60 degrees of it (a piece passing beside it struck nothing)
+                rel = at - sub
+                along = rel @ u
+                behind = along > _KICK_AGREES * np.hypot(rel[:, 0], rel[:, 1])
+                gaps = np.where(behind, gaps, np.inf)
+                touch = np.flatnonzero(gaps <= self.tol_mm)
+                k = int(touch[0]) if len(touch) else int(np.argmin(gaps))
+                g = float(gaps[k])
+                # a leg between two sightings is the piece's path (0.3 mm of noise): it
+                # touched; one out of hiding is a guess at it, near enough
+                if g > (_STRIKER_GAP_MM if not seen0 else self.tol_mm):
+                    continue
+                # the first touch wins over an approach; among approaches, the nearest
+                key = (0.0 if len(touch) else 1.0, g if not len(touch) else 0.0)
+                if key < best_key:
+                    # along a leg from a place it was seen; out of hiding (frozen under a
+                    # hand, it left it unseen) the ball's own start: just after it was last
+                    # seen resting
+                    f_hit = f0 + f_sub[k] * (f1 - f0) if seen0 else f_rest + 0.5
+                    best_key = key
+                    best = (int(a), t_now - (frame_now - f_hit) * dt, int(np.ceil(f_hit)))
+                if len(touch):
+                    break  # its first touch: later legs are after the hit
+        return best
 
     def _struck_from_hiding(self) -> list[TrackContact]:
         """A piece that left its resting place with no hit found, struck by a piece frozen

@@ -29,7 +29,9 @@ back onto the field. Each frame:
    update. A visible track not found coasts (``predicted``): ``coast_s`` when moving,
    ``lost_resting_s`` at rest (a resting piece cannot drift); then it is *lost* and returns (as
    does a roster slot never filled at setup) only through a detection seen ``confirm_frames``
-   frames running that no track explains.
+   frames running that no track explains. Such a detection goes first to a lost piece or a
+   button still frozen under a hand that could have reached it (flicked out and lost to
+   sight on its way), and only then to a slot never filled.
 6. **Moving / stopped** with hysteresis on a least-squares speed over the last five measured
    positions (thresholds in :class:`TrackerConfig`).
 7. **Contacts** piece-ball and piece-piece (:mod:`vision.contacts`), one frame late.
@@ -690,6 +692,11 @@ class Tracker:
         if len(ready) == 0:
             return
         free_mask = (self.status == LOST) | (self.status == ABSENT)
+        # a button frozen under a hand that could have come out to it (flicked out and lost
+        # to sight, a white button on a pale felt): before a slot never filled at setup (not
+        # a goalkeeper: its coach moves it by hand, never flicks it; not the ball: one)
+        frozen = (self.status == HIDDEN) & (self.kind_code == 0)
+        free_mask |= frozen
         # The ball is one: a ball that rolls while its track rests, or that stays while its
         # track is unseen (no hand over it) for a second, is the ball (a false ball, a mark or
         # a reflection, never moves).
@@ -708,6 +715,12 @@ class Tracker:
         d_home = np.hypot(*(zr[None] - self.home[free][:, None]).transpose(2, 0, 1))
         near = np.fmin(d_last, np.nan_to_num(d_home, nan=np.inf))
         cost = np.where((self.status[free] == ABSENT)[:, None], 1e4, near) + comp
+        hid = frozen[free]
+        if hid.any():  # from where it froze, within its reach since
+            d_frozen = np.hypot(*(zr[None] - self.kf.xy_mm[free][:, None]).transpose(2, 0, 1))
+            reach = self.vmax[free] * (self.t - self.t_seen[free]) + 10.0
+            cost[hid] = np.where(d_frozen[hid] <= reach[hid, None], d_frozen[hid], _BIG)
+            cost[hid] += comp[hid]
         rr, cc = linear_sum_assignment(cost)
         ok = cost[rr, cc] < _BIG
         self._bind(free[rr[ok]], d, rows[ready[cc[ok]]])

@@ -758,3 +758,39 @@ def test_a_goalkeeper_under_a_hand_does_not_jump_to_a_fit_in_the_hand(
         assert tf.xy_mm[k].tolist() == pytest.approx([keeper[2], keeper[3]], abs=3.0)
         assert not tf.moving[k]
     assert tf.status[k] == "seen"
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_button_flicked_out_of_sight_is_found_again_as_itself_not_an_absent_slot(
+    seed: int,
+) -> None:
+    """A drill's table (bench_offside): three buttons a team, seven slots a team never filled
+    at setup. A6 is flicked from under its coach's hand and is not seen (a white button on a
+    pale felt, blurred) until it stops 300 mm on, the hand still over its place: it is the
+    frozen A button, not a piece that was never on the field."""
+    rng = np.random.default_rng(seed)
+    rows = [
+        ("goalkeeper", "A", -990.0, 0.0),
+        ("goalkeeper", "B", 990.0, 0.0),
+        ("button", "A", 50.0, 240.0),
+        ("button", "A", 230.0, 210.0),
+        ("button", "A", 640.0, -65.0),
+        ("button", "B", 690.0, 70.0),
+        ("button", "B", 280.0, 420.0),
+        ("button", "B", 230.0, -520.0),
+        ("ball", "", 190.0, 145.0),
+    ]
+    tr = Tracker()
+    tf = tr.update(dets(rows, 0, rng))
+    flicked = id_at(tf, 50.0, 240.0)
+    assert flicked is not None and (tf.status == "absent").sum() == 14
+    hand = square(50.0, 300.0, 90.0)  # over A's place, reaching from the rail
+    rest = [r for r in rows if r[2:] != (50.0, 240.0)]
+    for f in range(1, 8):
+        tf = tr.update(dets(rest, f, rng, hands=[hand]))
+    assert tf.status[list(tf.ids).index(flicked)] == "hidden"
+    for f in range(8, 20):  # out of sight on its way; then at rest far off, the hand still there
+        seen = [("button", "A", 330.0, 20.0)] if f >= 14 else []
+        tf = tr.update(dets(rest + seen, f, rng, hands=[hand]))
+    assert id_at(tf, 330.0, 20.0) == flicked
+    assert (tf.status == "absent").sum() == 14
