@@ -83,6 +83,7 @@ _HAND_CHROMA = 0.06
 _HAND_MIN_VISIBLE = 0.35
 _HAND_REACH = 40  # coarse pixels about the blob whose hand pixels give the hand's colour
 _HAND_APART = 2.0  # a ball's fit beside a hand: this many times farther from its colour
+_HAND_NEAR_MM, _HAND_NEAR_FRAMES = 20.0, 3  # ... hidden in good part: near where it just was
 
 
 def ball_masks(
@@ -333,18 +334,23 @@ def hand_like(det: Detector, fit: BallFit, hands: NDArray[np.bool_], uv: FloatAr
 
 
 def hand_not_ball(det: Detector, fit: BallFit, hands: NDArray[np.bool_], uv: FloatArray) -> bool:
-    """Whether a video's ball fit beside a hand is the hand's, the ball's colour learned: it
-    shows less than :data:`_HAND_MIN_VISIBLE` of itself, or its colour is not
-    :data:`_HAND_APART` times farther from the hand's (about its blob, ``uv`` px) than from the
-    ball's (:func:`colour_nearer_hand`). Without a ball's colour, :func:`hand_like`.
+    """Whether a video's ball fit beside a hand is the hand's, the ball's colour learned: its
+    colour is not :data:`_HAND_APART` times farther from the hand's (about its blob, ``uv``
+    px) than from the ball's (:func:`colour_nearer_hand`). Without a ball's colour,
+    :func:`hand_like`.
 
     A palm lit brighter than the arm leaves its rim out of the hand's mask, and on a pale felt
     the fingertip's edge is a round blob that fits a ball (0.7-0.9 of its pixels, a third to
-    half of it seen; a white ball found 50-300 mm from where it lay, on a blue-felt drill)."""
+    half of it seen; a white ball found 50-300 mm from where it lay, on a pale-felt drill).
+    A fit that shows less than :data:`_HAND_MIN_VISIBLE` of itself is the hand's too, unless
+    the ball found over the last frames is there now (:func:`_where_the_ball_was`). Both are
+    of the ball's colour: the ball itself rolling beside a coach's hand, 0.2-0.34 of it seen
+    (seed-3 clip; 10-14 levels off the ball's colour, 100-140 off the hand's), and a white
+    button's rim beside a hand, 100 mm from where the ball lay under it."""
     ref = det.ball_colour
     if ref is None:
         return hand_like(det, fit, hands, uv)
-    if fit.visible < _HAND_MIN_VISIBLE:
+    if fit.visible < _HAND_MIN_VISIBLE and not _where_the_ball_was(det, fit.xy_mm):
         return True
     s, o = det.stride, det.stride // 2
     h, w = hands.shape
@@ -352,6 +358,34 @@ def hand_not_ball(det: Detector, fit: BallFit, hands: NDArray[np.bool_], uv: Flo
     i, j = (int(np.clip((v - o) // s, 0, n - 1)) for v, n in zip(c[::-1], (h, w), strict=True))
     skin = hand_colour(det, hands, i, j, _HAND_REACH)
     return skin is not None and colour_nearer_hand(fit.colour_bgr, ref, skin)
+
+
+def _where_the_ball_was(det: Detector, xy_mm: FloatArray) -> bool:
+    """Whether ``xy_mm`` lies within :data:`_HAND_NEAR_MM` of where the ball found over the
+    last :data:`_HAND_NEAR_FRAMES` frames is now (rolling on at the speed of its last two
+    finds, when both were that recent).
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as NS
+    >>> fit = lambda x: NS(xy_mm=np.array([x, 0.0]))
+    >>> det = NS(_frames=9, _ball_prior=(fit(130.0), 8), _ball_before=(fit(100.0), 7))
+    >>> _where_the_ball_was(det, np.array([160.0, 5.0]))  # rolled on 30 mm a frame
+    True
+    >>> _where_the_ball_was(det, np.array([130.0, 0.0]))  # where it was a frame ago
+    False
+    >>> det._frames = 12  # found four frames ago: no longer known
+    >>> _where_the_ball_was(det, np.array([250.0, 0.0]))
+    False
+    """
+    prior, before = det._ball_prior, det._ball_before
+    if prior is None or det._frames - prior[1] > _HAND_NEAR_FRAMES:
+        return False
+    at = np.asarray(prior[0].xy_mm, np.float64)
+    if before is not None and 0 < prior[1] - before[1] <= _HAND_NEAR_FRAMES:
+        step = (at - before[0].xy_mm) / (prior[1] - before[1])
+        at = at + step * (det._frames - prior[1])
+    return float(np.hypot(*(xy_mm - at))) <= _HAND_NEAR_MM
 
 
 def colour_nearer_hand(colour_bgr: FloatArray, ball_bgr: FloatArray, skin_bgr: FloatArray) -> bool:
