@@ -322,11 +322,7 @@ def hand_like(det: Detector, fit: BallFit, hands: NDArray[np.bool_], uv: FloatAr
     pixels; a pale felt, a hand 20 mm over the table)."""
     if fit.visible < _HAND_MIN_VISIBLE:
         return True
-    s, o = det.stride, det.stride // 2
-    h, w = hands.shape
-    c = uv.mean(axis=0)
-    i, j = (int(np.clip((v - o) // s, 0, n - 1)) for v, n in zip(c[::-1], (h, w), strict=True))
-    skin = hand_colour(det, hands, i, j, _HAND_REACH)
+    skin = _skin_about(det, hands, uv)
     if skin is None:
         return False
     chroma = fit.colour_bgr / max(float(fit.colour_bgr.sum()), 1.0)
@@ -352,12 +348,18 @@ def hand_not_ball(det: Detector, fit: BallFit, hands: NDArray[np.bool_], uv: Flo
         return hand_like(det, fit, hands, uv)
     if fit.visible < _HAND_MIN_VISIBLE and not _where_the_ball_was(det, fit.xy_mm):
         return True
+    skin = _skin_about(det, hands, uv)
+    return skin is not None and colour_nearer_hand(fit.colour_bgr, ref, skin)
+
+
+def _skin_about(det: Detector, hands: NDArray[np.bool_], uv: FloatArray) -> FloatArray | None:
+    """The hand's colour about a blob (its pixels ``uv``, px): :func:`hand_colour` within
+    :data:`_HAND_REACH` coarse pixels of its mean; None without a hand there."""
     s, o = det.stride, det.stride // 2
     h, w = hands.shape
     c = uv.mean(axis=0)
     i, j = (int(np.clip((v - o) // s, 0, n - 1)) for v, n in zip(c[::-1], (h, w), strict=True))
-    skin = hand_colour(det, hands, i, j, _HAND_REACH)
-    return skin is not None and colour_nearer_hand(fit.colour_bgr, ref, skin)
+    return hand_colour(det, hands, i, j, _HAND_REACH)
 
 
 def _where_the_ball_was(det: Detector, xy_mm: FloatArray) -> bool:
@@ -447,16 +449,36 @@ def predicted_ball(det: Detector) -> tuple[FloatArray, float] | None:
     >>> predicted_ball(NS(_frames=8, _ball_prior=(fit(110.0), 6), _ball_before=(fit(100.0), 5)))
     >>> predicted_ball(NS(_frames=7, _ball_prior=(fit(101.0), 6), _ball_before=(fit(100.0), 5)))
     """
+    return rolling_to(det, 1)
+
+
+def rolling_to(det: Detector, within: int) -> tuple[FloatArray, float] | None:
+    """Where the ball rolls to on this frame (table mm) and how far from it a fit may be, from
+    its last two finds at most ``within`` frames apart and ago (the gate grows with the
+    travel since); None when it was at rest or not found so. :func:`predicted_ball` is the
+    last two frames' (``within=1``); a frame or two missed between them, a wider one.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as NS
+    >>> fit = lambda x: NS(xy_mm=np.array([x, 0.0]))
+    >>> det = NS(_frames=9, _ball_prior=(fit(110.0), 7), _ball_before=(fit(100.0), 5))
+    >>> xy, gate = rolling_to(det, 3)
+    >>> xy.tolist(), round(gate, 2)
+    ([120.0, 0.0], 5.0)
+    >>> rolling_to(det, 1)
+    """
     last, before = det._ball_prior, det._ball_before
     if last is None or before is None:
         return None
-    if last[1] != det._frames - 1 or before[1] != det._frames - 2:
+    gap, ago = last[1] - before[1], det._frames - last[1]
+    if not 0 < gap <= within or not 0 < ago <= within:
         return None
-    step = last[0].xy_mm - before[0].xy_mm
+    step = (last[0].xy_mm - before[0].xy_mm) / gap
     travel = float(np.hypot(*step))
     if travel < _EXPECTED_MOVING_MM:
         return None
-    return last[0].xy_mm + step, _EXPECTED_MM + _EXPECTED_SHARE * travel
+    return last[0].xy_mm + ago * step, _EXPECTED_MM + _EXPECTED_SHARE * travel * ago
 
 
 def find_ball(

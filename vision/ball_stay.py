@@ -13,7 +13,8 @@ within three (kept in 4 of 40 frames, ``tests/vision/test_ball_stay.py``).
 
 So, in a video, where the ball was found a moment ago and nothing was found now, it is fitted
 again there on the full-resolution image: where it rested, or where it was rolling to
-(:func:`rolling_to`: its last two finds, a frame or two missed between them). A fit
+(:func:`vision.ball_search.rolling_to`: its last two finds, a frame or two missed
+between them). A fit
 is kept only as the ball: near that place, seen in good part, explaining the pixels' difference
 from the table, scored as a ball and of the ball's colour learned from sure fits. Nothing is
 searched without a ball found in the last :data:`_PRIOR_FRAMES` frames or a ball's colour: a
@@ -29,14 +30,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.ball import BallFit, fit_ball
-from vision.ball_search import (
-    _EXPECTED_MM,
-    _EXPECTED_MOVING_MM,
-    _EXPECTED_SHARE,
-    ball_fit_ok,
-    ball_masks,
-    beside_a_piece,
-)
+from vision.ball_search import ball_fit_ok, ball_masks, beside_a_piece, rolling_to
 from vision.solids import Solid
 
 if TYPE_CHECKING:
@@ -58,34 +52,6 @@ _COLOUR_TOL = 0.25
 _MIN_SCORE = 0.5  # the search's _BALL_SURE is 0.6: a fit this good, where the ball was, is it
 
 
-def rolling_to(det: Detector) -> tuple[FloatArray, float] | None:
-    """Where the ball rolls to on this frame (table mm) and how far from it a fit may be, from
-    its last two finds at most :data:`_PRIOR_FRAMES` frames apart and ago (a frame or two
-    missed between them: :func:`vision.ball_search.predicted_ball` wants both of the last two
-    frames); None when it was at rest or not found so.
-
-    Examples
-    --------
-    >>> from types import SimpleNamespace as NS
-    >>> fit = lambda x: NS(xy_mm=np.array([x, 0.0]))
-    >>> det = NS(_frames=9, _ball_prior=(fit(110.0), 7), _ball_before=(fit(100.0), 5))
-    >>> xy, gate = rolling_to(det)
-    >>> xy.tolist(), round(gate, 2)
-    ([120.0, 0.0], 5.0)
-    """
-    last, before = det._ball_prior, det._ball_before
-    if last is None or before is None:
-        return None
-    gap, ago = last[1] - before[1], det._frames - last[1]
-    if not 0 < gap <= _PRIOR_FRAMES or not 0 < ago <= _PRIOR_FRAMES:
-        return None
-    step = (last[0].xy_mm - before[0].xy_mm) / gap
-    travel = float(np.hypot(*step))
-    if travel < _EXPECTED_MOVING_MM:
-        return None
-    return last[0].xy_mm + ago * step, _EXPECTED_MM + _EXPECTED_SHARE * travel * ago
-
-
 def ball_where_it_was(
     det: Detector,
     img: U8,
@@ -99,7 +65,7 @@ def ball_where_it_was(
     ref = det.ball_colour
     if prior is None or ref is None or det._frames - prior[1] > _PRIOR_FRAMES:
         return None
-    guess = rolling_to(det)
+    guess = rolling_to(det, _PRIOR_FRAMES)
     last = prior[0]
     streak: FloatArray | None = None
     if guess is not None:  # rolling: where it rolls to, blurred along its last streak
