@@ -13,10 +13,10 @@ within three (kept in 4 of 40 frames, ``tests/vision/test_ball_stay.py``).
 
 So, in a video, where the ball was found a moment ago and nothing was found now, it is fitted
 again there on the full-resolution image: where it rested, or where it was rolling to
-(:func:`vision.ball_search.rolling_to`: its last two finds, a frame or two missed
-between them). A fit
-is kept only as the ball: near that place, seen in good part, explaining the pixels' difference
-from the table, scored as a ball and of the ball's colour learned from sure fits. Nothing is
+(:func:`vision.ball_search.rolling_to`: its last two finds, a frame or two missed between
+them). A fit is kept only as the ball: near that place, seen in good part, explaining the
+pixels' difference from the table, scored as a ball and of the ball's colour learned from sure
+fits. Nothing is
 searched without a ball found in the last :data:`_PRIOR_FRAMES` frames or a ball's colour: a
 lost ball is predicted by the tracker, never invented here. The coarse search's miss still
 counts (the memory of tried blobs is unchanged).

@@ -400,7 +400,9 @@ class ContactFinder:
         # from the last frame it was seen there (its track, predicted at rest while it was
         # lost, rested on after the hit)
         there = [f for f, xy, _, _, seen in self._hist if seen[b] and np.hypot(*(xy[b] - at)) < 1.5]
-        f_rest = there[-1] if there else self._hist[0][0]
+        if not there:  # last seen resting before the frames kept: too long ago to tell
+            return -1, float("nan"), -1
+        f_rest = there[-1]
         rows = [h for h in self._hist if h[0] >= f_rest]
         best, best_key = (-1, float("nan"), -1), (np.inf, np.inf)
         f_sub = (np.arange(_SUB) + 1.0) / _SUB
