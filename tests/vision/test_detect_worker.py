@@ -146,10 +146,17 @@ def test_a_killed_child_is_a_one_line_worker_error(clip: Path, frames: list) -> 
 def test_own_core_and_the_callers_processors_given_back(clip: Path) -> None:
     cam = load_camera(clip / "camera.json")
     before = os.sched_getaffinity(0)
+    # another analysis's detector on this machine (a benchmark beside the tests): no pinning,
+    # as documented (vision.detect_worker._own_core), and that is what is checked then
+    others = _other_children(-1)
     with DetectorWorker(cam, TABLE, "brasileira") as w:
         assert w._proc is not None
-        assert os.sched_getaffinity(w._proc.pid) == {max(before)}
-        assert os.sched_getaffinity(0) == before - {max(before)}
+        if others:
+            assert os.sched_getaffinity(w._proc.pid) == before
+            assert os.sched_getaffinity(0) == before
+        else:
+            assert os.sched_getaffinity(w._proc.pid) == {max(before)}
+            assert os.sched_getaffinity(0) == before - {max(before)}
     assert os.sched_getaffinity(0) == before
     with DetectorWorker(cam, TABLE, "brasileira", own_core=False) as w:
         assert os.sched_getaffinity(0) == before
