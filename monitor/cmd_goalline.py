@@ -38,6 +38,9 @@ from rules.rulesets import get_ruleset
 __all__ = ["add_parsers", "ball_track", "camera_sigma_mm", "measure", "run_goal_line"]
 
 WINDOW_S = 1.0  # seconds each side of the moment
+_AWAY_MM = 30.0  # a ball found farther than this from the last frame's: looked for there too
+_STAY_MM = 3.0  # and a fit there kept within this of it (a ball at rest)
+_STAY_EXPLAINED = 0.5  # explaining at least this share of its pixels
 U8 = NDArray[np.uint8]
 FloatArray = NDArray[np.float64]
 
@@ -96,7 +99,10 @@ def ball_track(
     detector: Any, frames: Iterable[tuple[int, U8]], fps: float
 ) -> tuple[BallTrack, dict[int, U8]]:
     """The ball fitted afresh on each ``(index, image)`` (:meth:`Detector.refit_ball` after the
-    detector found it: no fit kept from an earlier frame), and the images by index."""
+    detector found it: no fit kept from an earlier frame), and the images by index. Where the
+    detector reports no ball within :data:`_AWAY_MM` of the last frame's, the ball is fitted
+    afresh there too and kept if it stayed (``tests/monitor/test_goalline_track.py``)."""
+    from vision.ball_search import ball_fit_ok
     from vision.detect import ball_sigma_mm
 
     ks, ts, xys, sigmas = [], [], [], []
@@ -115,6 +121,15 @@ def ball_track(
             fit = detector.refit_ball(xy)
             if fit is not None and np.isfinite(fit.xy_mm).all() and np.hypot(*(fit.xy_mm - xy)) < 5:
                 xy, sig = fit.xy_mm, ball_sigma_mm(fit)  # as the detector reports it
+        if last is not None and not (np.hypot(*(xy - last)) < _AWAY_MM):
+            # none found near where the ball just was, or one far off (a piece's edge while
+            # the ball hides behind a goalkeeper): fitted afresh there, kept if it stayed
+            fit = detector.refit_ball(last)
+            if ball_fit_ok(fit) and fit.explained >= _STAY_EXPLAINED:
+                assert fit is not None
+                if np.hypot(*(fit.xy_mm - last)) < _STAY_MM:
+                    xy, sig = fit.xy_mm, ball_sigma_mm(fit)
+        if np.isfinite(xy).all():
             last = xy
         ks.append(k)
         ts.append(k / fps)
