@@ -50,7 +50,8 @@ def refit(
     img, bgf = det._last_image, det._bg_full()
     fit: BallFit | None = None
     xy = np.asarray(xy0_mm, float)
-    for round_ in range(2):
+    boxes_first = False
+    for round_ in range(3):
         excluded, hiders = ball_masks(det, solids, hands)
         again = fit_ball(
             img,
@@ -66,11 +67,20 @@ def refit(
         again = beside_a_piece(det, img, bgf, again, solids, excluded, hiders)
         if round_ and not ball_fit_ok(again):
             break  # the first round's fit stands
+        if not round_ and not ball_fit_ok(again) and not boxes_first:
+            # no fit at all: a box drawn over the ball's pixels may hide all of it (rig 300's
+            # keeper place: 2-3 mm and 5 degrees toward it); the boxes beside the place the
+            # ball is looked for fitted again without it, then the ball
+            moved = keepers_beside(det, img, bgf, xy, solids, hands)
+            if moved is None:
+                break
+            solids, boxes_first = moved, True
+            continue
         fit = again
         if fit is None or not ball_fit_ok(fit) or not math.isfinite(fit.box_gap_mm):
             break
         # a goalkeeper beside the ball: fitted afresh on this image without the ball's pixels
-        moved = keepers_beside(det, img, bgf, fit, solids, hands)
+        moved = keepers_beside(det, img, bgf, fit.xy_mm, solids, hands)
         if moved is None:
             break
         solids, xy = moved, fit.xy_mm
@@ -81,7 +91,7 @@ def keepers_beside(
     det: Detector,
     img: U8,
     bgf: NDArray[np.float32],
-    fit: BallFit,
+    xy_mm: FloatArray,
     solids: list[Solid],
     hands: NDArray[np.bool_],
 ) -> list[Solid] | None:
@@ -101,13 +111,13 @@ def keepers_beside(
         x
         for x in solids
         if x.kind == "goalkeeper"
-        and float(np.hypot(*(_nearest_point(x, fit.xy_mm) - fit.xy_mm))) - r <= _TOUCH_MM
+        and float(np.hypot(*(_nearest_point(x, xy_mm) - xy_mm))) - r <= _TOUCH_MM
     ]
     if not near:
         return None
     w, h = det.camera.image_size
     ball = np.zeros((h, w), np.uint8)
-    outline = ball_outline(det.camera, fit.xy_mm, sz.ball_diameter, sz.ball_height)
+    outline = ball_outline(det.camera, xy_mm, sz.ball_diameter, sz.ball_height)
     if not np.isfinite(outline).all():
         return None
     cv2.fillConvexPoly(ball, np.round(outline).astype(np.int32), 1)
