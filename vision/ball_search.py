@@ -65,6 +65,7 @@ _EXPECTED_MOVING_MM = 2.0
 _LOST = "ball:lost"  # the memory's kind for a blob a sure ball beat (:func:`remember_lost`)
 _BAR = "ball:bar"  # and for a crossbar's ghost (:func:`_on_crossbar`)
 _MAX_STREAK_PX = 45.0  # a ball's motion blur: 4 m/s over 1/100 s at 1 mm a pixel
+_STREAK_DOUBT = 0.7  # a streak's fit explaining less is tried as a still ball too
 _ON_FRAME = 0.7  # a blob this much on a goal's crossbar is the goal's (a ball: about half)
 _HIDDEN = 0.9  # a fit that sees less of its silhouette is partly hidden (beside a piece)
 # a ball's fit this near a goalkeeper's box may be against it (:func:`touching_box`): such fits
@@ -571,6 +572,16 @@ def find_ball(
             # a still ball's blob drawn out along a line (or the net's edge behind it) looks
             # like a streak, and the streak's fit runs off: tried again as a still ball
             fit = fit_from(xy0)
+        elif streak is not None and fit is not None and fit.explained < _STREAK_DOUBT:
+            # or it stays a short streak that explains the pixels poorly (rig 302 of the
+            # goal-line protocol: a ball at rest on the goal line fitted as a 13-pixel streak 5
+            # mm into the goal, explaining 0.42, a still fit there 0.88): the model that
+            # explains more, from where the blob's matched filter peaks (the blob's mean lies
+            # between the ball and the line that drew it out)
+            at = peaks.get(id(uv), c)
+            still = fit_from(det.camera.image_to_table(at[None], z_c)[0])
+            if still is not None and ball_fit_ok(still) and still.explained > fit.explained:
+                fit = still
         score = det._ball_score(fit, bgf, c)
         peak = peaks.get(id(uv), c)
         if 0.0 < score < _BALL_MIN_SCORE and np.hypot(*(peak - c)) > 2.0:
