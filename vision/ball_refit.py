@@ -32,7 +32,10 @@ _REFIT_STARTS = ((0.0, 0.0), (-4.0, 0.0), (4.0, 0.0), (0.0, -3.0), (0.0, 3.0))
 
 
 def refit(
-    det: Detector, xy0_mm: FloatArray, streak0_px: FloatArray | None = None
+    det: Detector,
+    xy0_mm: FloatArray,
+    streak0_px: FloatArray | None = None,
+    found: tuple[list[Solid], NDArray[np.bool_]] | None = None,
 ) -> BallFit | None:
     """A fresh fit of the ball near ``xy0_mm`` on the last image :meth:`detect` saw, the
     pieces and hands it found left out. In a video, :meth:`detect` keeps the ball's last
@@ -42,10 +45,15 @@ def refit(
     Where the fit lies beside a goalkeeper's box that hides part of it, the box is fitted
     again without the ball's pixels (:func:`keepers_beside`) and the ball once more beside
     it: the box's fit kept from earlier frames, or drawn toward the ball's pixels, left a
-    gap or an overlap of 1-4 mm that widened the ball's sigma by half of it."""
-    if det._last_image is None or det._last_found is None:
+    gap or an overlap of 1-4 mm that widened the ball's sigma by half of it. Where no ball
+    fits at all, the boxes beside the place are fitted again first (one drawn over the ball
+    may hide all of it).
+
+    ``found``: the solids and hands of the image (during :meth:`detect`, before it keeps
+    them); by default those it kept."""
+    if det._last_image is None or (found is None and det._last_found is None):
         return None
-    solids, hands = det._last_found
+    solids, hands = found if found is not None else det._last_found  # type: ignore[misc]
     sz = det.sizes
     img, bgf = det._last_image, det._bg_full()
     fit: BallFit | None = None

@@ -20,6 +20,10 @@ fits. Nothing is
 searched without a ball found in the last :data:`_PRIOR_FRAMES` frames or a ball's colour: a
 lost ball is predicted by the tracker, never invented here. The coarse search's miss still
 counts (the memory of tried blobs is unchanged).
+
+Likewise a ball at rest beside a goalkeeper (:func:`ball_behind_a_box`): the box's fit takes a
+half-hidden ball's pixels for its own and the search is left a pixel of it or none, so where it
+was found a moment ago it is fitted again as the goal-line call does, the box first.
 """
 
 from __future__ import annotations
@@ -30,13 +34,20 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.ball import BallFit, fit_ball
-from vision.ball_search import ball_fit_ok, ball_masks, beside_a_piece, rolling_to
+from vision.ball_search import (
+    _TOUCH_MM,
+    _nearest_point,
+    ball_fit_ok,
+    ball_masks,
+    beside_a_piece,
+    rolling_to,
+)
 from vision.solids import Solid
 
 if TYPE_CHECKING:
     from vision.detect import Detector
 
-__all__ = ["ball_where_it_was"]
+__all__ = ["ball_behind_a_box", "ball_out_of_reach", "ball_where_it_was"]
 
 FloatArray = NDArray[np.float64]
 U8 = NDArray[np.uint8]
@@ -50,6 +61,38 @@ _MIN_EXPLAINED = 0.5
 # darker, and the search proper finds it where it shows
 _COLOUR_TOL = 0.25
 _MIN_SCORE = 0.5  # the search's _BALL_SURE is 0.6: a fit this good, where the ball was, is it
+# the farthest a ball rolls in a frame: the tracker's top speed for it (6 m/s) at 30 frames/s
+_TRAVEL_MM = 200.0
+_HIDDEN = 0.9  # a fit seeing less of its silhouette is partly hidden (as the search's)
+# a ball behind a box is looked for within its radius of where it was: its last fit, half
+# hidden too, was 1-2 mm off (the box's fit drawn over it)
+_BEHIND_MM = 5.0
+
+
+def ball_out_of_reach(det: Detector, fit: BallFit) -> bool:
+    """Whether a partly hidden fit lies farther from the ball's find a moment ago (at most
+    :data:`_PRIOR_FRAMES` frames) than the ball can roll since: a piece's edge or a print
+    taken for it while the ball hides (a goalkeeper in front of it on the goal line: rig 300
+    of ``python -m benchmarks.bench_goalline``, a white button's rim 830 mm away).
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as NS
+    >>> fit = lambda x, vis: NS(xy_mm=np.array([x, 0.0]), visible=vis)
+    >>> det = NS(_frames=7, _ball_prior=(fit(0.0, 1.0), 6))
+    >>> ball_out_of_reach(det, fit(830.0, 0.2)), ball_out_of_reach(det, fit(150.0, 0.2))
+    (True, False)
+    >>> ball_out_of_reach(det, fit(830.0, 1.0))  # seen whole: the ball, kicked or carried
+    False
+    """
+    prior = det._ball_prior
+    if prior is None or fit.visible >= _HIDDEN:
+        return False
+    frames = det._frames - prior[1]
+    if frames > _PRIOR_FRAMES:
+        return False
+    far = float(np.hypot(*(np.asarray(fit.xy_mm) - prior[0].xy_mm)))
+    return far > _TRAVEL_MM * max(frames, 1)
 
 
 def ball_where_it_was(
@@ -99,6 +142,51 @@ def ball_where_it_was(
     if fit.visible < _MIN_VISIBLE or fit.explained < _MIN_EXPLAINED:
         return None
     if float(np.abs(fit.colour_bgr - ref).sum()) > _COLOUR_TOL * float(np.abs(ref).sum()):
+        return None
+    if det._ball_score(fit, bgf, fit.uv_px) < _MIN_SCORE:
+        return None
+    return fit
+
+
+def ball_behind_a_box(
+    det: Detector,
+    img: U8,
+    bgf: NDArray[np.float32],
+    solids: list[Solid],
+    hands: NDArray[np.bool_],
+) -> BallFit | None:
+    """The ball found at rest a moment ago beside a goalkeeper and not found now (or only far
+    off, :func:`ball_out_of_reach`): fitted again there as the goal-line call does
+    (:func:`vision.ball_refit.refit`: the box fitted again without the ball's silhouette, then
+    the ball beside it). A box's fit takes a half-hidden ball's pixels for its own and stands
+    2-3 mm and 5 degrees over it, leaving the search a pixel of it or none (the goal-line
+    protocol's keeper place, rig 300). Kept as :func:`ball_where_it_was` keeps a fit, but for
+    the share seen: the box hides part of it."""
+    from vision.ball_refit import refit  # it imports this module's neighbours
+
+    prior = det._ball_prior
+    if prior is None or det._frames - prior[1] > _PRIOR_FRAMES:
+        return None
+    last = prior[0]
+    if float(np.hypot(*last.streak_px)) >= 1.0:
+        return None  # rolling: the search proper or the tracker
+    start = np.asarray(last.xy_mm, np.float64)
+    r = det.sizes.ball_diameter / 2.0
+    if not any(
+        x.kind == "goalkeeper"
+        and float(np.hypot(*(_nearest_point(x, start) - start))) - r <= _TOUCH_MM
+        for x in solids
+    ):
+        return None
+    fit = refit(det, start, found=(solids, hands))
+    if fit is None or not ball_fit_ok(fit):
+        return None
+    if float(np.hypot(*(fit.xy_mm - start))) > _BEHIND_MM or fit.explained < _MIN_EXPLAINED:
+        return None
+    ref = det.ball_colour
+    if ref is not None and float(np.abs(fit.colour_bgr - ref).sum()) > _COLOUR_TOL * float(
+        np.abs(ref).sum()
+    ):
         return None
     if det._ball_score(fit, bgf, fit.uv_px) < _MIN_SCORE:
         return None

@@ -68,7 +68,7 @@ from vision.ball_search import (
     find_ball,
     refresh_spots,
 )
-from vision.ball_stay import ball_where_it_was
+from vision.ball_stay import ball_behind_a_box, ball_out_of_reach, ball_where_it_was
 from vision.detections import Detections
 from vision.foreground import foreground, hand_mask, hand_polygons, nonzero_yx
 from vision.frame_memory import FrameMemory
@@ -497,6 +497,9 @@ class Detector:
                 ball = self._ball_by_hand(img, bgf, solids, hands)
             if ball is None and self.learned:  # a faint ball's blob lost to the noise
                 ball = self._ball_where_it_was(img, bgf, solids, hands)
+            if boxes and self.learned and (ball is None or ball_out_of_reach(self, ball)):
+                # a box's fit drawn over the ball where it rested beside it
+                ball = self._ball_behind_a_box(img, bgf, solids, hands) or ball
         if self.learned:
             if ball is not None:
                 self._ball_before, self._ball_prior = self._ball_prior, (ball, self._frames)
@@ -514,6 +517,7 @@ class Detector:
     _ball_on_spot = ball_on_spot
     _ball_by_hand = ball_by_hand
     _ball_where_it_was = ball_where_it_was
+    _ball_behind_a_box = ball_behind_a_box
 
     def _fit(
         self,
