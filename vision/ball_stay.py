@@ -141,11 +141,18 @@ def ball_where_it_was(
         return None
     if fit.visible < _MIN_VISIBLE or fit.explained < _MIN_EXPLAINED:
         return None
-    if float(np.abs(fit.colour_bgr - ref).sum()) > _COLOUR_TOL * float(np.abs(ref).sum()):
-        return None
-    if det._ball_score(fit, bgf, fit.uv_px) < _MIN_SCORE:
-        return None
-    return fit
+    return fit if _like_the_ball(det, fit, bgf) else None
+
+
+def _like_the_ball(det: Detector, fit: BallFit, bgf: NDArray[np.float32]) -> bool:
+    """Of the ball's learned colour (when learned) within :data:`_COLOUR_TOL`, and scored as a
+    ball at least :data:`_MIN_SCORE`."""
+    ref = det.ball_colour
+    if ref is not None and float(np.abs(fit.colour_bgr - ref).sum()) > _COLOUR_TOL * float(
+        np.abs(ref).sum()
+    ):
+        return False
+    return det._ball_score(fit, bgf, fit.uv_px) >= _MIN_SCORE
 
 
 def ball_behind_a_box(
@@ -183,11 +190,4 @@ def ball_behind_a_box(
         return None
     if float(np.hypot(*(fit.xy_mm - start))) > _BEHIND_MM or fit.explained < _MIN_EXPLAINED:
         return None
-    ref = det.ball_colour
-    if ref is not None and float(np.abs(fit.colour_bgr - ref).sum()) > _COLOUR_TOL * float(
-        np.abs(ref).sum()
-    ):
-        return None
-    if det._ball_score(fit, bgf, fit.uv_px) < _MIN_SCORE:
-        return None
-    return fit
+    return fit if _like_the_ball(det, fit, bgf) else None
