@@ -204,6 +204,20 @@ class Background:
             got = self._busy_idx = (ys, busy.shape, bi * busy.shape[1] + bj)
         free = ~busy.reshape(-1)[got[2]]
         if free.any():
+            # not a shadow there, which the foreground excuses: a piece's or a hand's, the
+            # model made darker where the piece that rested there while learning casts it (a
+            # drill's button nudged 4 mm on, its old shadow's cell then a 'ball' for 10 frames)
+            on = np.flatnonzero(free)
+            assert self.image is not None
+            model = self.image[ys[on], xs[on]]
+            k = image_bgr[ys[on], xs[on]].astype(np.float32) / self.gain / np.maximum(model, 1.0)
+            shade = (
+                (model.min(axis=1) >= 20.0)
+                & ((k > 0.5) & (k < 0.95)).all(axis=1)
+                & (np.ptp(k, axis=1) < 0.08)
+            )
+            free[on[shade]] = False
+        if free.any():
             self.blend(image_bgr, (ys[free], xs[free]), 0.5)
             self._refreshed[free] += 1
         left = self._refreshed < times
