@@ -200,6 +200,8 @@ class EngineBase:
         self._buckets: dict[int, list[Row]] = {}
         self._prev: FrameState | None = None
         self._prev2: FrameState | None = None  # the frame before ``_prev``
+        #: the last frame the ball was seen at rest (the table before a flick seen late)
+        self._rest: FrameState | None = None
         self._prev_rows: list[Row] = []
         self._gap = False  # frames were not seen before the next one (RuleEngine.interrupt)
         # the contacts of the frames before ``_prev``'s: a piece struck then may be flagged

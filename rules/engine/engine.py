@@ -170,6 +170,11 @@ class RuleEngine(BallCalls):
             flicked = self._hidden_flick(prev, cur, ahead, rows)
         if flicked is not None:
             self._start_lance(flicked, prev, cur, sink)
+        elif not gap:
+            late = self._late_flick(cur, rows)
+            if late is not None:
+                assert self._rest is not None
+                self._start_lance(late[0], self._rest, cur, sink, late[1])
         rail = False
         for row in rows:
             rail |= self._contact(row, prev, cur, sink)
@@ -227,6 +232,9 @@ class RuleEngine(BallCalls):
         return sink.events
 
     def _remember(self, cur: FrameState, rows: list[Row]) -> None:
+        bi = cur.ball_index
+        if cur.seen[bi] and not cur.moving[bi]:
+            self._rest = cur
         self._older_rows.append(self._prev_rows)
         self._prev2, self._prev, self._prev_rows = self._prev, cur, rows
 
@@ -265,6 +273,35 @@ class RuleEngine(BallCalls):
                 return piece
         return None
 
+    def _late_flick(self, cur: FrameState, rows: list[Row]) -> tuple[str, Row] | None:
+        """No lance under way, the ball set going since it was last seen at rest, and a touch
+        of it reported only now, made after that rest by a piece at rest then: that piece's
+        flick, seen late (flicked under its coach's hand, the ball lost to sight as it rolled
+        and the touch credited by the striker's path once its hand left: offside drill 4010,
+        001 Art. XXXII's positions then taken at the rest, when the pass was played)."""
+        if self.lance is not None and not self.lance.ended:
+            return None
+        rest = self._rest
+        if rest is None or not np.array_equal(rest.pieces.ids, cur.pieces.ids):
+            return None
+        bi = cur.ball_index
+        if not cur.present[bi]:
+            return None
+        moved = float(np.hypot(*(cur.ball_xy_mm - rest.ball_xy_mm)))
+        if not (cur.moving[bi] or moved >= self.options.still_mm):
+            return None
+        for row in rows:
+            frame, _, a, b, kind = row
+            piece = a if b == "ball" else b
+            if (
+                kind == "piece-ball"
+                and rest.frame < frame < cur.frame
+                and piece in self.team_of
+                and not rest.moving[rest.pieces.index(piece)]
+            ):
+                return piece, row
+        return None
+
     def _play_start(self, piece: str, prev: FrameState, cur: FrameState) -> tuple[float, float]:
         """Where the ball was when the flick that restarts play struck it: at ``prev``, or,
         where a flick made under its coach's hand is seen a frame late and the ball is already
@@ -289,7 +326,20 @@ class RuleEngine(BallCalls):
         return rest if float(np.hypot(*(cur.pieces.xy_mm[k] - before.ball_xy_mm))) <= reach else at
 
     # ------------------------------------------------------------------ lances
-    def _start_lance(self, piece: str, prev: FrameState, cur: FrameState, sink: EventSink) -> None:
+    def _start_lance(
+        self,
+        piece: str,
+        prev: FrameState,
+        cur: FrameState,
+        sink: EventSink,
+        late: Row | None = None,
+    ) -> None:
+        """A lance of ``piece``'s flick between ``prev`` and ``cur``; ``late``: the touch, reported
+        late, that showed it (the lance is stamped with the touch's frame and time)."""
+        frame, t_s = cur.frame, cur.t_s
+        if late is not None:
+            frame = int(late[0])
+            t_s = round(cur.t_s - (cur.frame - frame) / self._fps, 4)
         if self.lance is not None and not self.lance.ended:
             self._end_lance(prev, sink)  # a flick before everything stopped: close the last
         team = self.team_of.get(piece)
@@ -303,8 +353,8 @@ class RuleEngine(BallCalls):
             self.n_lances,
             piece,
             team,
-            cur.frame,
-            cur.t_s,
+            frame,
+            t_s,
             prev.pieces,
             prev.ball_xy_mm.copy(),
             first,
@@ -312,8 +362,8 @@ class RuleEngine(BallCalls):
         )
         assumed: list[str] = []
         if self.annotations is not None:
-            lance.announced = self.annotations.take_shot(team, piece, cur.frame, cur.t_s)
-            lance.keeper_placed = self.annotations.take_keeper(self.other(team), cur.frame, cur.t_s)
+            lance.announced = self.annotations.take_shot(team, piece, frame, t_s)
+            lance.keeper_placed = self.annotations.take_keeper(self.other(team), frame, t_s)
         if restart is not None and restart.kind == "kick_off" and restart.team is None:
             restart.team = team
             assumed.append("the first team to flick kicks off")
@@ -329,8 +379,8 @@ class RuleEngine(BallCalls):
             self.lines.lance_started(at, prev.ball_radius_mm)
         if not was_in_play:
             self.lines.play_started(self._play_start(piece, prev, cur), prev.ball_radius_mm)
-        self.clock.start(cur.t_s)
-        sink.emit(
+        self.clock.start(t_s)
+        e = sink.emit(
             "lance",
             team,
             piece,
@@ -341,6 +391,7 @@ class RuleEngine(BallCalls):
             announced=lance.announced,
             assumed=assumed,
         )
+        e["frame"], e["t"] = frame, t_s
         if restart is not None and restart.kind:
             self._restart_distances(restart, team, prev, sink)
         self._offside_at_flick(lance, before, prev, sink)
