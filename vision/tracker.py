@@ -702,6 +702,13 @@ class Tracker:
         # a reflection, never moves).
         b = self.n - 1
         rolled = (dk[rows[ready]] == 2) & (np.hypot(*(z[ready] - first[ready]).T) > 20.0)
+        if self.status[b] == HIDDEN and rolled.any():
+            # a ball frozen under a hand came out of it: first seen within its reach since
+            # it froze, or where the hand went (not a goalkeeper's corners 900 mm away,
+            # fitted in turn: offside drill 4005)
+            out = np.hypot(*(first[ready] - self.kf.xy_mm[b]).T)
+            reach = self.vmax[b] * (self.t - self.t_seen[b]) + 10.0
+            rolled &= (out <= reach) | self._swept(np.array([b]), first[ready])[0]
         unseen = self.t - self.t_seen[b] > 1.0 and self.status[b] != HIDDEN
         if (dk[rows[ready]] == 2).any() and (unseen or (rolled.any() and not self.moving[b])):
             free_mask[b] = True

@@ -794,3 +794,40 @@ def test_a_button_flicked_out_of_sight_is_found_again_as_itself_not_an_absent_sl
         tf = tr.update(dets(rest + seen, f, rng, hands=[hand]))
     assert id_at(tf, 330.0, 20.0) == flicked
     assert (tf.status == "absent").sum() == 14
+
+
+@pytest.mark.parametrize(
+    ("first_xy", "taken"),
+    [
+        ((860.0, 20.0), False),  # a goalkeeper's corners 900 mm off, fitted in turn
+        ((60.0, 30.0), True),  # the ball flicked out from under the hand, rolling on
+    ],
+)
+def test_a_ball_under_a_hand_is_not_replaced_by_a_far_ball_that_jitters(
+    first_xy: tuple[float, float], taken: bool
+) -> None:
+    """The ball rests under a coach's hand (its track frozen); meanwhile the detector reports
+    a 'ball' elsewhere, 40 mm apart from one frame to the next (offside drill 4005: two corners
+    of a goalkeeper it took for a button). That is no ball come out of the hand: the frozen
+    track stays. A ball seen rolling away from within its reach of the hand is the ball."""
+    rng = np.random.default_rng(6)
+    rows = [r for r in roster_rows() if r[0] != "ball"]
+    tr = Tracker()
+    for f in range(5):
+        tf = tr.update(dets([*rows, ("ball", "", 0.0, 0.0)], f, rng))
+    hand = [square(0.0, 0.0, 60.0)]
+    fx, fy = first_xy
+    for f in range(5, 10):
+        k = f - 5
+        if taken:  # rolling away at 1.2 m/s from where it was first seen
+            b = ("ball", "", fx + 40.0 * k, fy)
+        else:  # the two corners in turn
+            b = ("ball", "", fx - 40.0 * (k % 2), fy)
+        tf = tr.update(dets([*rows, b], f, rng, hands=hand))
+    ball = tf.index("ball")
+    if taken:
+        assert str(tf.status[ball]) == "seen"
+        assert tf.xy_mm[ball].tolist() == pytest.approx([b[2], b[3]], abs=5.0)
+    else:
+        assert str(tf.status[ball]) == "hidden"
+        assert tf.xy_mm[ball].tolist() == pytest.approx([0.0, 0.0], abs=3.0)
