@@ -82,6 +82,7 @@ from vision.keeper_search import (
     goal_frames_mask,
     goal_mouths,
     keeper_at,
+    keeper_each_goal,
     keeper_or,
     keeper_place,
 )
@@ -480,7 +481,7 @@ class Detector:
         sized = self._team_sizes(img, bgf, new, hands, kept)
         if self.learned:  # a fit to a ghost hides no ball and is not reported (the kept fits
             sized = self._real(sized)  # were judged when made, and have not changed since)
-        solids = self._one_keeper_a_team(kept + sized)
+        solids = keeper_each_goal(self._one_keeper_a_team(kept + sized))
         if ball is not None and self._ball_elsewhere(balls, ball, hands):
             # the ball kept (its pixels unchanged) may be a stand-in, a painted mark or a print,
             # while a ball-sized blob that changed since it was last tried is the ball that moved

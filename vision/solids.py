@@ -81,6 +81,9 @@ class Solid:
     team: str = ""
     team_conf: float = 0.5
     sized: bool = False  # fitted at its team's diameter already
+    # a button on a goal line: the goalkeeper's box there, explaining nearly as much (the
+    # goal's keeper if no other is found: vision.keeper_search.keeper_each_goal)
+    alt: Solid | None = None
 
     def points(self) -> tuple[FloatArray, FloatArray]:
         """3D points (K, 3) whose projected hull is the silhouette, and dX/dp (K, 3, 3)
