@@ -18,10 +18,7 @@ white ball on a pale felt seen at 1.7 mm a pixel, the video H.264-compressed.
 from __future__ import annotations
 
 import math
-import tempfile
-from pathlib import Path
 
-import cv2
 import numpy as np
 import pytest
 from numpy.typing import NDArray
@@ -31,8 +28,8 @@ from benchmarks.bench_detect import _style
 from calibration.camera import Camera
 from geometry.pieces import Pieces
 from geometry.tablespec import load_table
-from simulator.clip import write_clip
 from simulator.state import FrameTruth, Hand
+from tests.vision.clips import decoded_clip
 from vision.detect import Detector
 
 TABLE = load_table("brasileira")
@@ -71,18 +68,7 @@ def _look(seed: int) -> tuple[Camera, object]:
 
 def _decoded(frames: list[FrameTruth], cam: Camera, style: object, seed: int) -> list[NDArray]:
     """The frames rendered into an H.264 clip and read back."""
-    with tempfile.TemporaryDirectory() as tmp:
-        write_clip(frames, TABLE, cam, tmp, 30.0, style, seed=seed)  # type: ignore[arg-type]
-        cap = cv2.VideoCapture(str(Path(tmp) / "video.mp4"))
-        images = []
-        while True:
-            ok, image = cap.read()
-            if not ok:
-                break
-            images.append(image)
-        cap.release()
-    assert len(images) == len(frames)
-    return images
+    return decoded_clip(frames, TABLE, cam, 30.0, style, seed=seed)
 
 
 def _ball(det: Detector, image: NDArray, k: int) -> NDArray[np.float64] | None:

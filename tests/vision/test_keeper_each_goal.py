@@ -12,10 +12,7 @@ box explaining nearly as much is the goalkeeper (000 REGRA 3: "dez botões e um 
 from __future__ import annotations
 
 import dataclasses
-import tempfile
-from pathlib import Path
 
-import cv2
 import numpy as np
 import pytest
 
@@ -24,9 +21,9 @@ from benchmarks.bench_detect import _style
 from benchmarks.bench_offside import FPS, drill
 from geometry.tablespec import load_table
 from rules.rulesets import get_ruleset
-from simulator.clip import write_clip
 from simulator.state import FrameTruth
 from simulator.truth import DEFAULT_TEAMS
+from tests.vision.clips import decoded_clip
 from vision.detect import Detector
 from vision.detections import Detections
 from vision.keeper_search import keeper_each_goal
@@ -80,17 +77,9 @@ def _detected(frames: list[FrameTruth], rules: str, seed: int) -> list[Detection
     rng = np.random.default_rng(seed + 7919)
     cam = random_camera(rng, table, (1920, 1080))[0]
     style = _style(rng)[0]
-    with tempfile.TemporaryDirectory() as tmp:
-        write_clip(frames, table, cam, tmp, FPS, style, rules_name=rules, teams=dict(DEFAULT_TEAMS))
-        cap = cv2.VideoCapture(str(Path(tmp) / "video.mp4"))
-        images = []
-        while True:
-            ok, image = cap.read()
-            if not ok:
-                break
-            images.append(image)
-        cap.release()
-    assert len(images) == len(frames)
+    images = decoded_clip(
+        frames, table, cam, FPS, style, rules_name=rules, teams=dict(DEFAULT_TEAMS)
+    )
     det = Detector(cam, table, rules)
     det.learn_background(images[:6])
     return [det.detect(images[k], k, k / FPS) for k in range(6, len(images))]
