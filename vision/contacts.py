@@ -335,11 +335,8 @@ class ContactFinder:
         speed = float(np.hypot(*step)) / dt if dt > 0 else 0.0
         if speed < _BALL_MIN_DV_MM_S:  # (a slow push's ball rolls on at 100-130 mm/s)
             return c
-        u = step / (speed * dt)
-        rel = seen[k][0] - rest
-        along = float(rel @ u)
-        side = abs(float(rel[0] * u[1] - rel[1] * u[0]))
-        if along <= 0.0 or side > max(10.0, 0.15 * along):
+        along = _from_rest(seen[k][0] - rest, step / (speed * dt))
+        if along is None:
             return c
         t_hit = max(t_k - along / speed, t_k - (k - j) * dt)
         if t_hit >= c.t:
@@ -390,15 +387,13 @@ class ContactFinder:
             if speed < 2.0 * self.min_dv:
                 continue
             u = v / speed
-            rel = x_prev[b] - self._rest_xy[b]
-            along = float(rel @ u)
-            side = abs(float(rel[0] * u[1] - rel[1] * u[0]))
-            back = along / speed  # s before t_prev
+            along = _from_rest(x_prev[b] - self._rest_xy[b], u)
             at = self._rest_xy[b].copy()
             # not from there: the place is kept (a track that followed a false ball first
             # finds the real one leaving it later)
-            if along <= 0.0 or side > max(10.0, 0.15 * along):
+            if along is None:
                 continue
+            back = along / speed  # s before t_prev
             if back <= _BACK_FRAMES * dt:
                 t_hit = t_prev - back
                 hit_frame = self._frames[-2] - int(np.floor(back / dt + 1e-9))
@@ -861,6 +856,15 @@ class ContactFinder:
         self._body_hit[j[hit]] = frame
         out.sort(key=lambda c: c.t)
         return out
+
+
+def _from_rest(rel: FloatArray, u: FloatArray) -> float | None:
+    """How far along its line (unit ``u``) a ball is from its resting place (``rel``: where
+    it is seen, less that place), or None if it did not come from there: behind it, or off
+    the line by more than 10 mm or 0.15 of the way."""
+    along = float(rel @ u)
+    side = abs(float(rel[0] * u[1] - rel[1] * u[0]))
+    return None if along <= 0.0 or side > max(10.0, 0.15 * along) else along
 
 
 def _change_time(
