@@ -53,6 +53,11 @@ _STRIKER_GAP_MM = 25.0  # a striker within this of the struck ball (a rail, a po
 # neighbour within the frame or two its track stays frozen (1 m/s: 33 mm a frame)
 _HIDDEN_REACH_MM = 40.0
 _WOKE_MM = 10.0  # a frozen piece seen again this far from where it froze has moved
+# a resting piece's fit shifted less than this (a hand's shadow coming near) has not left yet:
+# its start, a frame later, opens the window in which its hidden striker comes out (gaucha's
+# ten minutes, frame 14307: a 1.6 mm shift a frame before the hit, the striker seen out of
+# hiding 9.5 mm from its place a frame after it and 11.7 mm two frames after: the window shut)
+_AWAY_MM = 3.0
 # A ball measured sharply (its ``sigma_mm``) against a piece at rest: the change it must show
 # is _NOISE_K times the noise of its velocity change, within the floor and the default; a ball
 # is at rest over a frame below _NOISE_K times its noise, within the floor and a piece's limits
@@ -141,6 +146,10 @@ class ContactFinder:
         self._known = np.zeros(self.n, dtype=bool)
         self._last_hit = np.full(len(self.pi), -(10**9))
         self._body_hit = np.full(self.n, -(10**9))  # each body's last hit, with anything
+        # each body's last hit that could have set it going: not a piece's into a resting
+        # ball (a piece flicked into another that struck the ball at once is the ball's
+        # striker, its own start still unexplained: gaucha's ten minutes, frame 14308)
+        self._struck = np.full(self.n, -(10**9))
         # each ball's last resting place and frame, and the first frame it was seen away
         self._rest_xy = np.full((self.n, 2), np.nan)
         self._rest_frame = np.full(self.n, -(10**9))
@@ -296,7 +305,7 @@ class ContactFinder:
                 continue
             if len(pair):
                 self._last_hit[pair[0]] = frame
-            self._body_hit[a] = self._body_hit[b] = frame
+            self._body_hit[a] = self._body_hit[b] = self._struck[b] = frame
             out.append(
                 TrackContact(
                     t1 + float(tau[0]),
@@ -372,7 +381,7 @@ class ContactFinder:
                 self._rest_frame[b] = frame  # seen again where it rested (a hand lifted)
                 self._away_frame[b] = -1
                 continue
-            if self._body_hit[b] >= self._rest_frame[b]:
+            if self._struck[b] >= self._rest_frame[b]:
                 self._rest_xy[b] = np.nan  # its start was seen as a hit
                 continue
             if not ok_now[b]:
@@ -406,7 +415,7 @@ class ContactFinder:
             if a < 0:
                 continue
             self._rest_xy[b] = np.nan
-            self._body_hit[a] = self._body_hit[b] = frame
+            self._body_hit[a] = self._body_hit[b] = self._struck[b] = frame
             pair = np.flatnonzero(
                 ((self.pi == a) & (self.pj == b)) | ((self.pi == b) & (self.pj == a))
             )
@@ -509,9 +518,11 @@ class ContactFinder:
         seen_prev = self._hist[-2][4]
         for b in np.flatnonzero(piece & ~rests & ok_now & ~np.isnan(self._rest_xy[:, 0])):
             rest = self._rest_xy[b]
-            if self._body_hit[b] >= self._rest_frame[b]:
+            if self._struck[b] >= self._rest_frame[b]:
                 self._rest_xy[b] = np.nan  # its start was seen as a hit
                 continue
+            if np.hypot(*(x_now[b] - rest)) < _AWAY_MM:
+                continue  # not gone yet
             if self._away_frame[b] < 0 or not seen_prev[b]:
                 self._away_frame[b] = frame  # first seen away (again, out of hiding)
             away = int(self._away_frame[b])
@@ -535,7 +546,7 @@ class ContactFinder:
             if a < 0:
                 continue
             self._rest_xy[b] = np.nan
-            self._body_hit[a] = self._body_hit[b] = frame
+            self._body_hit[a] = self._body_hit[b] = self._struck[a] = self._struck[b] = frame
             pair = np.flatnonzero(
                 ((self.pi == a) & (self.pj == b)) | ((self.pi == b) & (self.pj == a))
             )
@@ -854,6 +865,10 @@ class ContactFinder:
             self._last_hit[k[m]] = frame
         self._body_hit[i[hit]] = frame
         self._body_hit[j[hit]] = frame
+        # a piece's hit on a resting ball did not set the piece going
+        ball_i, ball_j = self.kind[i] == "ball", self.kind[j] == "ball"
+        self._struck[i[hit & ~(ball_j & still_before[j] & ~still_before[i])]] = frame
+        self._struck[j[hit & ~(ball_i & still_before[i] & ~still_before[j])]] = frame
         out.sort(key=lambda c: c.t)
         return out
 

@@ -232,3 +232,85 @@ def test_a_piece_frozen_beside_one_that_came_out_sliding_struck_nothing(
     play[:, 1] = b9_at
     found = _both_hidden(seed, (941, 956), (940, 952), play)
     assert [c for c in found if c.kind == "piece-piece"] == []
+
+
+# The striker stopped short by its hit, the victim into the ball at once: gaucha's ten-minute
+# match (seed 31), the tracker's positions (mm) on the rendered video, frames 14305-14318, as
+# (A8, B9, ball) (the simulator's A6, B3 and the ball; 60 mm buttons). A8, frozen under its
+# coach's hand from frame 14302, was flicked into B9 at 476.90208 s (frame 14307; a foul, 000
+# REGRA 12 FALTA, 001 Art. XXIV) and gave it nearly all its speed: seen again at 14309 9.5 mm
+# from where it froze, creeping on. B9 struck the resting ball 11 mm in front of it in the
+# same interval, both at rest before it; that hit was taken for B9's start explained, so no
+# striker was looked for: the foul was read as B's lance.
+_STOPPED_SHORT = np.array(
+    [
+        (736.48, 497.92, 689.26, 455.21, 643.73, 453.13),
+        (736.48, 497.92, 689.26, 455.21, 643.73, 453.13),
+        (736.48, 497.92, 689.96, 456.21, 643.73, 453.13),
+        (736.48, 497.92, 675.32, 442.34, 641.18, 453.96),
+        (727.58, 494.53, 663.13, 428.70, 625.56, 457.87),
+        (725.39, 494.33, 653.53, 417.33, 610.60, 461.59),
+        (723.44, 494.17, 644.28, 406.95, 596.57, 465.24),
+        (721.54, 494.06, 636.01, 397.60, 583.97, 468.25),
+        (719.85, 494.00, 628.73, 389.42, 571.64, 471.36),
+        (718.41, 493.93, 622.11, 382.20, 560.72, 474.15),
+        (717.20, 493.77, 616.10, 375.11, 550.54, 476.75),
+        (715.89, 493.60, 610.71, 369.33, 540.76, 479.18),
+        (715.05, 493.64, 606.12, 363.94, 531.78, 481.41),
+        (715.05, 493.64, 601.85, 359.35, 523.66, 483.36),
+    ]
+).reshape(-1, 3, 2)
+
+
+def _stopped_short(
+    seed: int, frozen_to: int, play: np.ndarray, shift_mm: float = 1.22
+) -> list[TrackContact]:
+    """Contacts of ``play`` (frame 14305 at index 0, all three seen at rest on the four frames
+    before), A8 frozen where it rested from frame 14302 to ``frozen_to``, 0.1 mm of noise;
+    B9's fit shifted ``shift_mm`` from its rest at frame 14307, the frame before it left (1.22
+    mm in the tracks above; 1.6 mm in the same match tracked from frame 12000)."""
+    rng = np.random.default_rng(seed)
+    play = play.copy()
+    step = play[2, 1] - play[1, 1]
+    play[2, 1] = play[1, 1] + shift_mm * step / np.hypot(*step)
+    finder = ContactFinder(IDS, KIND, np.array([[60.0, 60.0], [60.0, 60.0], [10.0, 10.0]]),
+                           np.zeros(3), max_speed_mm_s=VMAX)  # fmt: skip
+    paths = np.concatenate([play[:1].repeat(4, axis=0), play])
+    out: list[TrackContact] = []
+    for k, xyz in enumerate(paths):
+        f = 14301 + k
+        xy = xyz + rng.normal(0.0, 0.1, (3, 2))
+        seen = np.ones(3, bool)
+        if 14302 <= f <= frozen_to:
+            seen[0], xy[0] = False, play[0, 0]
+        moving = np.zeros(3, bool)
+        if k:
+            moving = np.hypot(*(paths[k] - paths[k - 1]).T) > 1.0
+        out += finder.push(f, f / FPS, xy, seen, moving & seen, np.ones(3, bool), seen)
+    return out
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+@pytest.mark.parametrize("frozen_to", [14308, 14309])
+@pytest.mark.parametrize("shift_mm", [1.22, 2.0])
+def test_a_striker_stopped_short_by_its_hit_is_found_though_its_victim_hit_the_ball(
+    seed: int, frozen_to: int, shift_mm: float
+) -> None:
+    found = _stopped_short(seed, frozen_to, _STOPPED_SHORT, shift_mm)
+    hits = [c for c in found if c.kind == "piece-piece"]
+    assert [(c.a, c.b) for c in hits] == [("A8", "B9")]
+    assert abs(hits[0].t - 476.90208) < 1.0 / FPS
+    assert ("B9", "ball") in [(c.a, c.b) for c in found if c.kind == "piece-ball"]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_piece_that_flicked_into_the_ball_beside_a_frozen_one_was_struck_by_nothing(
+    seed: int,
+) -> None:
+    """The failure row: B9 flicked by its coach into the ball (the same paths), A8 frozen
+    behind it under a hand and seen again where it froze: B9's own lance, no striker."""
+    play = _STOPPED_SHORT.copy()
+    play[:, 0] = play[0, 0]
+    found = _stopped_short(seed, 14310, play)
+    assert [c for c in found if c.kind == "piece-piece"] == []
+    assert ("B9", "ball") in [(c.a, c.b) for c in found if c.kind == "piece-ball"]
