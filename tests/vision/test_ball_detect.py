@@ -57,3 +57,17 @@ def test_painted_spots_are_no_ball_and_a_ball_on_one_is_found(frame, preset) -> 
         balls = det.xy_mm[det.kind == "ball"]
         assert len(balls) == 1
         assert np.hypot(*(balls[0] - spot)) < 0.3
+
+
+def test_a_bare_mark_beside_buttons_is_no_ball_while_the_ball_is_under_a_hand() -> None:
+    """Still 903 of the stills benchmark (red against orange, a tilted random camera, the
+    camera calibrated from the image): the ball lies under a coach's hand, and the left
+    penalty mark, between two buttons, leaves a leftover that a ball's fit explains 0.36 of.
+    It was reported as the ball; a ball on a painted spot must explain half its pixels on a
+    still (as the spot's own search asks), and a bare mark does not."""
+    from benchmarks.bench_detect import run_case, still_frames
+
+    out = run_case(903, still_frames())
+    assert out.visible["ball"] == 0  # hidden: any ball reported is a false one
+    assert out.false["ball"] == 0
+    assert out.visible["button"] == 18 and out.missed["button"] == []
