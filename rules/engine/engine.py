@@ -555,9 +555,34 @@ class RuleEngine(BallCalls):
             )
             if live:
                 assert lance is not None
+                if row[0] < sink.frame:
+                    self._late_striker(lance, a, b, t)
                 self._foul_check(lance, a, b, t, prev, cur, sink)
             return False
         return kind == "ball-rail"
+
+    def _late_striker(self, lance: Lance, a: str, b: str, t: float) -> None:
+        """A hit reported late (beyond the lag) by piece ``a`` on the piece whose start began
+        the lance, before that start: the lance is ``a``'s flick, not ``b``'s. A piece flicked
+        from under its coach's hand is frozen until it comes out, and the piece it struck is
+        seen leaving first (gaucha's ten minutes, frame 14307: A6 into B3, which struck the
+        ball at once; the hit found two frames on, when A6 was seen again: a foul, 000 REGRA
+        12 FALTA, 001 Art. XXIV, read as B3's lance). Only a hit on an opponent is taken
+        back so (the foul is the call it changes)."""
+        team = self.team_of.get(a)
+        if (
+            b != lance.piece
+            or team is None
+            or team == lance.team
+            or t > lance.t_s
+            or lance.movers
+            or lance.hit_own_first
+            or lance.dead
+            or a not in lance.before.ids
+        ):
+            return
+        lance.piece, lance.team = a, team
+        lance.touched = False  # the struck piece's touch of the ball, not the flicked one's
 
     def _foul_check(
         self,
