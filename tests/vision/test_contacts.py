@@ -533,3 +533,67 @@ def test_a_ball_glancing_off_a_goalkeepers_end_is_a_touch(shift_y: float, found:
     assert len(got) == found
     if found:
         assert 5 <= got[0].frame <= 7
+
+
+# A slow push on a ball under the coach's hand: brasileira offside drill 4013 through the
+# camera, the tracker's positions (mm) of frames 34-47 as (A7, ball) (60 mm button). Both were
+# frozen under the hand from frame 26 (A7 at (26.19, 171.14), the ball at (43.65, 108.53)); A7
+# is seen again from 34 sliding at ~100 mm/s, and pushes the ball at 37 (truth: frame 37, the
+# drill's first pass); the ball is seen again at 38, 5.5 mm from where it froze, rolling at
+# ~130 mm/s. The ball's start was taken for a restart only from 300 mm/s: no touch was found.
+_SLOW_PUSH = np.array(
+    [
+        (31.57, 151.38, 43.65, 108.53),
+        (32.82, 147.61, 43.65, 108.53),
+        (33.76, 144.41, 43.65, 108.53),
+        (34.36, 141.52, 43.65, 108.53),
+        (35.22, 139.40, 45.45, 103.32),
+        (35.62, 137.44, 46.40, 98.91),
+        (35.93, 135.90, 47.59, 95.24),
+        (36.37, 134.36, 48.54, 91.72),
+        (36.59, 132.93, 49.20, 88.72),
+        (36.92, 131.77, 50.07, 85.27),
+        (37.18, 130.84, 50.94, 82.91),
+        (37.22, 130.52, 51.52, 80.25),
+        (37.22, 130.52, 52.22, 77.76),
+        (37.22, 130.52, 53.06, 75.59),
+    ]
+).reshape(-1, 2, 2)
+
+
+def _slow_push(seed: int, a7_comes_out: bool) -> list[TrackContact]:
+    """Frames 20-47: A7 and the ball seen at rest, frozen under the hand from 26 (A7 until
+    33, or all along if not ``a7_comes_out``: seen again at its place at 38), the ball until
+    37; B8 far off; 0.1 mm of seeded noise on the measured positions."""
+    rng = np.random.default_rng(seed)
+    a7_rest, ball_rest = np.array([26.19, 171.14]), np.array([43.65, 108.53])
+    finder = ContactFinder(IDS, KIND, SIZE, np.zeros(3), max_speed_mm_s=VMAX)
+    out: list[TrackContact] = []
+    for f in range(20, 48):
+        a7, ball = (a7_rest, ball_rest) if f < 34 else _SLOW_PUSH[f - 34]
+        if not a7_comes_out:
+            a7 = a7_rest
+        xy = np.array([a7, [0.0, 300.0], ball]) + rng.normal(0.0, 0.1, (3, 2))
+        seen = np.ones(3, bool)
+        seen[0] = not 26 <= f <= (33 if a7_comes_out else 37)
+        seen[2] = not 26 <= f <= 37
+        xy[0] = np.where(seen[0], xy[0], a7_rest)
+        xy[2] = np.where(seen[2], xy[2], ball_rest)
+        moving = seen & (np.array([f >= 34 and a7_comes_out, False, f >= 39]))
+        out += finder.push(f, f / FPS, xy, seen, moving, np.ones(3, bool), seen)
+    return out
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_slow_push_on_a_ball_under_a_hand_is_a_touch(seed: int) -> None:
+    hits = [c for c in _slow_push(seed, True) if c.kind == "piece-ball"]
+    assert [(c.a, c.b) for c in hits] == [("A7", "ball")]
+    assert 36.0 / FPS - 0.5 / FPS < hits[0].t <= 37.0 / FPS + 0.5 / FPS
+    assert hits[0].frame in (36, 37, 38)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_ball_out_from_under_a_hand_rolling_slowly_touched_no_piece_at_rest(seed: int) -> None:
+    """The failure row: the same ball, A7 frozen under the hand and seen again where it froze
+    (no piece's path passed the ball's place): no touch."""
+    assert [c for c in _slow_push(seed, False) if c.kind == "piece-ball"] == []
