@@ -183,7 +183,7 @@ def test_a_dark_ring_on_a_dark_felt_does_not_bloat_the_buttons(
         seed=seed,
     )
     det = _still(still_frame, style, preset, seed=seed)
-    err, miss, false = _errors(still_frame, det, "button")
+    _, miss, false = _errors(still_frame, det, "button")
     assert (miss, false) == (0, 0)
     true_d = float(np.median(still_frame.pieces.size_mm[still_frame.pieces.kind == "button", 0]))
     for team in ("A", "B"):

@@ -36,10 +36,12 @@ def _hit_from_hiding(striker: str, row_late: int, hit_step: float) -> Script:
     )
     s.rest(4)
     first = len(s.frames) - 1  # step 0
-    s.move(
-        {"B3": (0, 10, (90.0, 70.0)), "ball": (1, 12, (-80.0, 230.0)), striker: (2, 9, (230.0, 238.0))},
-        {1: [("B3", "ball", "piece-ball")]},
-    )  # fmt: skip
+    motions = {
+        "B3": (0, 10, (90.0, 70.0)),
+        "ball": (1, 12, (-80.0, 230.0)),
+        striker: (2, 9, (230.0, 238.0)),
+    }
+    s.move(motions, {1: [("B3", "ball", "piece-ball")]})
     s.rest(6)
     hit = first + hit_step
     row = (int(hit + 0.999), hit / s.fps, striker, "B3", "piece-piece")
