@@ -39,6 +39,7 @@ from calibration.camera import Camera
 from vision import ball_kernels as kernels
 
 __all__ = [
+    "ON_SPOT_MM",
     "BallFit",
     "ball_on_spots",
     "ball_outline",
@@ -495,6 +496,10 @@ def shadow_like(colour_bgr: FloatArray, table_bgr: FloatArray) -> bool:
     return bool(np.all((k > 0.5) & (k < 0.95)) and np.ptp(k) < 0.08)
 
 
+#: A ball's footprint this near a painted spot's centre (mm) lies on it.
+ON_SPOT_MM = 4.0
+
+
 def ball_on_spots(
     image_bgr: NDArray[np.uint8],
     background: F32,
@@ -522,7 +527,7 @@ def ball_on_spots(
             height_mm,
             excluded=excluded,
         )
-        if fit is None or np.hypot(*(fit.xy_mm - spot)) > 4.0:
+        if fit is None or np.hypot(*(fit.xy_mm - spot)) > ON_SPOT_MM:
             continue
         u, v = (int(c) for c in fit.uv_px)
         contrast = float(np.linalg.norm(fit.colour_bgr - felt_colour(u, v)))

@@ -17,6 +17,7 @@ from numpy.typing import NDArray
 
 from geometry.field import FieldModel
 from vision.ball import (
+    ON_SPOT_MM,
     BallFit,
     ball_on_spots,
     fit_ball,
@@ -791,9 +792,9 @@ def ball_on_spot(
 
 
 def on_a_spot(det: Detector, xy_mm: FloatArray) -> bool:
-    """Whether a ball's footprint lies on a painted spot (within 4 mm of its centre, as
-    :func:`vision.ball.ball_on_spots` takes a ball on it)."""
-    return any(float(np.hypot(*(xy_mm - xy))) <= 4.0 for xy, _ in spot_pixels(det))
+    """Whether a ball's footprint lies on a painted spot (within :data:`vision.ball.ON_SPOT_MM`
+    of its centre, as :func:`vision.ball.ball_on_spots` takes a ball on it)."""
+    return any(float(np.hypot(*(xy_mm - xy))) <= ON_SPOT_MM for xy, _ in spot_pixels(det))
 
 
 def spot_pixels(
