@@ -103,24 +103,27 @@ def ball_track(
     detector reports no ball within :data:`_AWAY_MM` of the last frame's, the ball is fitted
     afresh there too and kept if it stayed (``tests/monitor/test_goalline_track.py``)."""
     from vision.ball_search import ball_fit_ok
-    from vision.detect import ball_sigma_mm
+    from vision.detect import ball_sigma_axes_mm, ball_sigma_mm
 
-    ks, ts, xys, sigmas = [], [], [], []
+    ks, ts, xys, sigmas, axes = [], [], [], [], []
     images: dict[int, U8] = {}
     last: FloatArray | None = None
     for k, img in frames:
         det = detector.detect(img, k, k / fps)
         balls = np.flatnonzero(det.kind == "ball")
         xy, sig = np.full(2, np.nan), np.nan
+        sig_axes = np.full(2, np.nan)
         if len(balls):
             if last is not None and len(balls) > 1:
                 j = balls[np.argmin(np.hypot(*(det.xy_mm[balls] - last).T))]
             else:
                 j = balls[np.argmax(det.confidence[balls])]
             xy, sig = det.xy_mm[j], float(det.sigma_mm[j])
+            sig_axes = np.full(2, sig)
             fit = detector.refit_ball(xy)
             if fit is not None and np.isfinite(fit.xy_mm).all() and np.hypot(*(fit.xy_mm - xy)) < 5:
                 xy, sig = fit.xy_mm, ball_sigma_mm(fit)  # as the detector reports it
+                sig_axes = ball_sigma_axes_mm(fit)
         if last is not None and not (np.hypot(*(xy - last)) < _AWAY_MM):
             # none found near where the ball just was, or one far off (a piece's edge while
             # the ball hides behind a goalkeeper): fitted afresh there, kept if it stayed
@@ -129,15 +132,21 @@ def ball_track(
                 assert fit is not None
                 if np.hypot(*(fit.xy_mm - last)) < _STAY_MM:
                     xy, sig = fit.xy_mm, ball_sigma_mm(fit)
+                    sig_axes = ball_sigma_axes_mm(fit)
         if np.isfinite(xy).all():
             last = xy
         ks.append(k)
         ts.append(k / fps)
         xys.append(xy)
         sigmas.append(sig)
+        axes.append(sig_axes)
         images[k] = img
     track = BallTrack(
-        np.array(ks, np.int64), np.array(ts), np.array(xys).reshape(-1, 2), np.array(sigmas)
+        np.array(ks, np.int64),
+        np.array(ts),
+        np.array(xys).reshape(-1, 2),
+        np.array(sigmas),
+        np.array(axes).reshape(-1, 2),
     )
     return track, images
 

@@ -73,17 +73,30 @@ class CallError(ValueError):
 class BallTrack:
     """The ball's fitted positions over consecutive frames (columns, one row a frame).
 
-    ``xy_mm`` (K, 2) footprint centres, NaN where the ball was not found; ``sigma_mm`` (K,).
+    ``xy_mm`` (K, 2) footprint centres, NaN where the ball was not found; ``sigma_mm`` (K,)
+    their 1-sigma; ``sigma_axes_mm`` (K, 2) the 1-sigma along the table's x and y axes (a
+    goal line's normal, a touchline's), each at most ``sigma_mm``: a ball beside a goalkeeper
+    is unsure mostly toward the box (:func:`vision.detect.ball_sigma_axes_mm`). By default
+    ``sigma_mm`` on both axes.
     """
 
     frame: NDArray[np.int64]
     t: FloatArray
     xy_mm: FloatArray
     sigma_mm: FloatArray
+    sigma_axes_mm: FloatArray | None = None
 
     def __post_init__(self) -> None:
         k = len(self.frame)
-        for name, shape in (("t", (k,)), ("xy_mm", (k, 2)), ("sigma_mm", (k,))):
+        if self.sigma_axes_mm is None:
+            sig = np.asarray(self.sigma_mm, float)
+            object.__setattr__(self, "sigma_axes_mm", np.column_stack([sig, sig]).reshape(-1, 2))
+        for name, shape in (
+            ("t", (k,)),
+            ("xy_mm", (k, 2)),
+            ("sigma_mm", (k,)),
+            ("sigma_axes_mm", (k, 2)),
+        ):
             arr = np.asarray(getattr(self, name), float)
             if arr.shape != shape:
                 raise ValueError(f"BallTrack.{name}: expected shape {shape}, got {arr.shape}")
@@ -216,11 +229,15 @@ def call_line(
     if ok.sum() < 2:
         raise CallError("the ball was not found on the frames around that moment")
     idx = np.flatnonzero(ok)
-    t, xy, sig = track.t[idx], track.xy_mm[idx], np.hypot(track.sigma_mm[idx], sigma_floor_mm)
+    t, xy = track.t[idx], track.xy_mm[idx]
     frames = track.frame[idx]
     if line is None:
         margins = {ln: float(line_margins(xy, r_mm, field_model, ln)[0].max()) for ln in LINES}
         line = max(margins, key=lambda k: margins[k])
+    # the sigma across the line: along x for a goal line, y for a touchline
+    axes = track.sigma_axes_mm
+    assert axes is not None
+    sig = np.hypot(axes[idx, 0 if line.startswith("goal") else 1], sigma_floor_mm)
     # At rest or moving, from the speed between consecutive sightings.
     speed = np.full(len(t), np.inf)
     if len(t) > 1:

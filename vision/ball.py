@@ -194,9 +194,10 @@ class BallFit:
     difference from the table is smaller than a ball, has the table's colour there).
     ``box_gap_mm`` is how far the footprint lies from the nearest goalkeeper's box when that box
     is near enough to hide part of it (negative: the two overlap), NaN when none is
-    (:func:`vision.ball_search.touching_box`). ``hand_hidden`` is the share of the silhouette
-    a coach's hand hides (:mod:`vision.ball_hands`; its outline, unlike a fitted box's, is
-    known only from its pixels).
+    (:func:`vision.ball_search.touching_box`); ``box_dir_xy`` the unit vector (table x, y) from
+    the footprint toward the box's nearest point, along which that gap lies. ``hand_hidden``
+    is the share of the silhouette a coach's hand hides (:mod:`vision.ball_hands`; its
+    outline, unlike a fitted box's, is known only from its pixels).
     """
 
     xy_mm: FloatArray
@@ -210,6 +211,7 @@ class BallFit:
     rim_bgr: FloatArray | None = None
     box_gap_mm: float = math.nan
     hand_hidden: float = 0.0
+    box_dir_xy: FloatArray | None = None
 
 
 class _Model:

@@ -159,7 +159,8 @@ def touching_box(
     if seen >= _IN_FRONT:
         return fit  # the box behind the ball from the camera: its pose is not the fit's
     # (the distance from the box, whose pose the ball's hidden side depends on: the sigma's)
-    return replace(fit, visible=min(seen, fit.visible), box_gap_mm=dist[i] - r)
+    toward = (pts[i] - fit.xy_mm) / max(dist[i], 1e-9) if dist[i] > 1e-6 else None
+    return replace(fit, visible=min(seen, fit.visible), box_gap_mm=dist[i] - r, box_dir_xy=toward)
 
 
 def beside_a_piece(

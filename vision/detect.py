@@ -97,7 +97,13 @@ from vision.solids import (
 from vision.team_search import assign_teams, team_sizes, teams_of, top_lab
 from vision.teams import TeamModel
 
-__all__ = ["BUTTON_DIAMETER_MM", "Detector", "DetectorError", "ball_sigma_mm"]
+__all__ = [
+    "BUTTON_DIAMETER_MM",
+    "Detector",
+    "DetectorError",
+    "ball_sigma_axes_mm",
+    "ball_sigma_mm",
+]
 
 FloatArray = NDArray[np.float64]
 U8 = NDArray[np.uint8]
@@ -257,11 +263,43 @@ def ball_sigma_mm(fit: BallFit) -> float:
     quadrature; for a ball beside a coach's hand, the share the hand hides of a radius
     (:data:`_HAND_SIGMA_MM`). Before, the hidden share of a radius for any hider: 1.9 mm at the
     median beside a goalkeeper, where the fits were 0.1-0.2 mm off, and the calls TOO_CLOSE."""
+    base, gap = _ball_sigma_parts(fit)
+    return math.hypot(base, gap)
+
+
+def ball_sigma_axes_mm(fit: BallFit) -> FloatArray:
+    """The 1-sigma (mm) of a ball fit's footprint along the table's x and y axes (a goal
+    line's normal, a touchline's): :func:`ball_sigma_mm` with the box's part taken along
+    the line from the fit to the box (``box_dir_xy``), where the ball may lie.
+
+    Beside a box the fit is off along that line, as the box's pose is off across its side:
+    on the goal-line protocol's keeper place (rig 380, a box beside the ball along the goal
+    line), fits 0.5-0.8 mm off along y and 0.0-0.3 mm along x, 1 mm from the box. The whole
+    gap on both axes called a ball 0.9 mm over the line TOO_CLOSE at a sigma of 0.6 mm.
+    Without a direction both axes take the whole gap.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from vision.ball import BallFit
+    >>> fit = BallFit(np.zeros(2), np.zeros(2), 0.0, np.zeros(2), np.zeros(3), 1.0, 0.6, 1.0,
+    ...               box_gap_mm=1.0, box_dir_xy=np.array([0.0, 1.0]))
+    >>> np.round(ball_sigma_axes_mm(fit), 3).tolist(), round(ball_sigma_mm(fit), 3)
+    ([0.144, 0.52], 0.52)
+    """
+    base, gap = _ball_sigma_parts(fit)
+    d = fit.box_dir_xy
+    along = np.ones(2) if d is None or not np.isfinite(d).all() else np.abs(np.asarray(d, float))
+    return np.asarray(np.hypot(base, gap * along), np.float64)
+
+
+def _ball_sigma_parts(fit: BallFit) -> tuple[float, float]:
+    """(the isotropic part, the box's gap part) of a ball fit's 1-sigma (mm)."""
     s_mm = 2.0 * fit.sigma_mm if np.isfinite(fit.sigma_mm) else 1.0
     hidden = max(0.0, 1.0 - fit.visible) * _HIDDEN_SIGMA_MM
     gap = _GAP_SIGMA * abs(fit.box_gap_mm) if math.isfinite(fit.box_gap_mm) else 0.0
     hand = max(0.0, fit.hand_hidden) * _HAND_SIGMA_MM
-    return math.sqrt(s_mm**2 + _MODEL_SIGMA_MM["ball"] ** 2 + hidden**2 + gap**2 + hand**2)
+    return math.sqrt(s_mm**2 + _MODEL_SIGMA_MM["ball"] ** 2 + hidden**2 + hand**2), gap
 
 
 class DetectorError(ValueError):

@@ -181,6 +181,40 @@ def test_no_ball_no_call() -> None:
 def test_track_columns_are_checked() -> None:
     with pytest.raises(ValueError, match=r"BallTrack.xy_mm: expected shape \(3, 2\)"):
         BallTrack(np.arange(3), np.zeros(3), np.zeros((3, 3)), np.zeros(3))
+    with pytest.raises(ValueError, match=r"BallTrack.sigma_axes_mm: expected shape \(3, 2\)"):
+        BallTrack(np.arange(3), np.zeros(3), np.zeros((3, 2)), np.zeros(3), np.zeros(3))
+
+
+@pytest.mark.parametrize(
+    ("xy", "sigma_axes", "line", "decision"),
+    [
+        # a ball beside a goalkeeper standing beside it along the goal line: unsure along y
+        ((HL + R + 0.8, 20.0), (0.15, 0.6), "goal_right", "GOAL"),
+        ((-(HL + R - 0.8), 20.0), (0.15, 0.6), "goal_left", "NO_GOAL"),
+        # the box in front of it, toward the field: unsure across the line (failure rows)
+        ((HL + R + 0.8, 20.0), (0.6, 0.15), "goal_right", "TOO_CLOSE"),
+        ((-(HL + R - 0.8), 20.0), (0.6, 0.15), "goal_left", "TOO_CLOSE"),
+        # a touchline reads y
+        ((100.0, HW + R + 0.8), (0.6, 0.15), "touch_far", "GOAL"),
+        ((100.0, HW + R + 0.8), (0.15, 0.6), "touch_far", "TOO_CLOSE"),
+    ],
+)
+def test_the_sigma_across_the_line_decides(xy, sigma_axes, line, decision) -> None:
+    """A ball fitted beside a goalkeeper's box may lie between its fit and the box
+    (vision.detect.ball_sigma_axes_mm): the call reads its sigma across the line, not the
+    larger one toward a box standing along it. Its whole sigma is the larger (0.6 mm)."""
+    n = 4
+    xy_mm = np.tile(np.array(xy, float), (n, 1))
+    track = BallTrack(
+        np.arange(n), np.arange(n) / FPS, xy_mm, np.full(n, 0.6), np.tile(sigma_axes, (n, 1))
+    )
+    call = call_line(track, R, FIELD)
+    assert call.line == line
+    assert call.decision == decision
+    assert call.sigma_mm == pytest.approx(sigma_axes[0 if line.startswith("goal") else 1])
+    # without the axes, the whole sigma: too close either way
+    whole = call_line(BallTrack(track.frame, track.t, xy_mm, track.sigma_mm), R, FIELD)
+    assert whole.decision == "TOO_CLOSE"
 
 
 @pytest.mark.parametrize(
