@@ -775,7 +775,14 @@ class Detector:
             if not self._good(x) and hands is not None:
                 self._reject(box, hands, "button")
             solids.append(x)
-        return [self._keeper_or(img, bgf, x) for x in solids if self._good(x)]
+        return [self._keeper_or(img, bgf, x, hands) for x in solids if self._good(x)]
+
+    def _beside_hand(self, uv_px: FloatArray, hands: NDArray[np.bool_] | None) -> bool:
+        """Whether a hand (the coarse mask) lies within two coarse pixels of these pixels'
+        bounding box (px)."""
+        if hands is None or not len(uv_px):
+            return False
+        return bool(hands[self.memory.window(hands.shape, np.asarray(uv_px))].any())
 
     def _outermost(self, img: U8, bgf: NDArray[np.float32], x: Solid, sizes: list[float]) -> Solid:
         """A ring printed on a top face (a dark ring inside a white button's pale rim, which a
@@ -890,7 +897,13 @@ class Detector:
                         # and beats it, misplaced; seeing it, the better of the two wins
                         others = [x for x in solids if x.kind != "goalkeeper"]
                         excluded = self._excluded(others, hands)
-                    g = self._keeper(img, bgf, c, ang, excluded)
+                    # beside a hand in a video, from the blob's centre and axis only: an arm
+                    # across a goal area leaves blobs along its edge on every frame it moves,
+                    # each searched from 20 starts in vain (80-130 ms a blob; the seed-3
+                    # clip's frames 950-964), and what the hand moves is tracked once it
+                    # leaves (the tracker holds the tracks under a hand)
+                    around = not (self.learned and self._beside_hand(uv, hands))
+                    g = self._keeper(img, bgf, c, ang, excluded, around)
                     if g is not None:
                         keepers.append(g)
                         continue

@@ -29,13 +29,21 @@ _KEEPER_PRIOR = 0.1
 _KEEPER_OR_TURNS = (0.0, math.pi / 4, 3 * math.pi / 4)  # a poor 'button''s other starts (rad)
 
 
-def keeper_or(det: Detector, img: U8, bgf: NDArray[np.float32], x: Solid) -> Solid:
+def keeper_or(
+    det: Detector,
+    img: U8,
+    bgf: NDArray[np.float32],
+    x: Solid,
+    hands: NDArray[np.bool_] | None = None,
+) -> Solid:
     """A 'button' on a goal line, between the goal area's ends, may be the goalkeeper seen
     end on: whichever model explains the pixels better wins. In a video a poor 'button'
     (explaining less than :data:`_KEEPER_OR_BELOW`) is also tried as a box turned off the
     line (:data:`_KEEPER_OR_TURNS`): a box stepped back into its goal beside the ball, 40
     degrees off the line, was fitted as a 30 mm disc over the ball, the box lost (the
-    goal-line protocol's keeper places on rigs 312-317: 70 -> 96 of 96 found)."""
+    goal-line protocol's keeper places on rigs 312-317: 70 -> 96 of 96 found). Not beside a
+    coach's hand (``hands``, the coarse mask): an arm across a goal area leaves 'buttons'
+    on its edge, four on the seed-3 clip's frame 961, each tried four times in vain."""
     t = det.table
     if abs(abs(x.p[0]) - t.half_length) > 60.0 or abs(x.p[1]) > t.goal_area.width / 2.0:
         return x
@@ -50,7 +58,8 @@ def keeper_or(det: Detector, img: U8, bgf: NDArray[np.float32], x: Solid) -> Sol
         return k is not None and float(np.hypot(*(k.p[:2] - x.p[:2]))) <= reach
 
     g = det._keeper(img, bgf, x.p[:2], math.pi / 2, none, around=not det.learned)
-    if det.learned and not near(g) and x.inliers < _KEEPER_OR_BELOW:
+    beside = len(x.hull) > 0 and det._beside_hand(x.hull, hands)
+    if det.learned and not near(g) and x.inliers < _KEEPER_OR_BELOW and not beside:
         # a box turned on its line (stepped back into its goal beside the ball, 40 degrees
         # off the line) is not found from the line's direction: from three more, one each
         for ang in _KEEPER_OR_TURNS:
