@@ -85,6 +85,7 @@ from vision.keeper_search import (
     keeper_each_goal,
     keeper_or,
     keeper_place,
+    keepers_again,
 )
 from vision.memory import release_free_memory
 from vision.solids import (
@@ -509,6 +510,8 @@ class Detector:
         bgf = self._bg_full()
         self._floor = noise_floor(img, bgf, self.bg._gain_idx)
         kept, ball = self.memory.unchanged(sub, hands) if self.learned else ([], None)
+        if self.learned:  # a goalkeeper beside a hand: from where it stood first
+            kept = kept + keepers_again(self, img, bgf, kept, hands)
         solids = self._buttons(img, bgf, pieces_fg & ~self._raster(kept, sub.shape[:2]), hands)
         sil = self._raster(kept + solids, sub.shape[:2])
         rest = pieces_fg & ~sil

@@ -404,6 +404,26 @@ def fit_solid(
     return s
 
 
+def refit_keeper(
+    camera: Camera,
+    image: U8,
+    bg: NDArray[np.float32],
+    old: Solid,
+    excluded: NDArray[np.bool_] | None,
+    accept: Callable[[Solid], bool],
+    floor: float,
+    reach_mm: float,
+) -> Solid | None:
+    """A goalkeeper fitted again from where it stood (``old``'s pose): the fit if ``accept``
+    finds it good, its top face stands out from the felt (:data:`_KEEPER_LEVEL_MIN`) and it
+    lies within ``reach_mm`` of there; else None."""
+    g = Solid("goalkeeper", old.p.copy(), old.height, old.size)
+    g = fit_solid(camera, image, bg, g, excluded, floor=floor)
+    if float(np.hypot(*(g.p[:2] - old.p[:2]))) > reach_mm or not accept(g):
+        return None
+    return g if _top_level(camera, image, bg, g) >= _KEEPER_LEVEL_MIN else None
+
+
 def fit_keeper(
     camera: Camera,
     image: U8,
