@@ -89,6 +89,7 @@ _CARRY_ALONG = 0.4  # the hand moved along at least this share of the piece's st
 _CARRY_SLOWING = 0.93  # a step under this share of the last one: the piece slides (friction)
 _CARRY_SET_DOWN = 0.5  # under this share: the hand set it down (stopped dead), no slide
 _WINDOW = 5  # frames of the moving / stopped speed estimate
+_UNSEEN_REST_FRAMES = 3  # a piece found elsewhere after more frames unseen starts at rest
 
 
 class Tracker:
@@ -531,14 +532,21 @@ class Tracker:
         # a Kalman update near the prediction (or the frozen spot) ...
         up = near
         self.kf.update(ti[up], zz[up], rz[up])
-        # ... an impulse restarts the filter; a frozen piece found elsewhere starts at rest
-        jump = ~near & ~was_hidden
+        # ... an impulse restarts the filter; a frozen piece found elsewhere starts at rest, and
+        # so does a piece (not the ball) found elsewhere after more than _UNSEEN_REST_FRAMES
+        # unseen: where it went meanwhile, and when, nobody saw (a coach's hand carried it to
+        # a goal kick's spot, 11 frames unseen and 240 mm away: the jump over that time read
+        # as 650 mm/s, 'moving' for four frames, a lance; brasileira's ten minutes, 14094).
+        # Moving on, it is seen moving a frame later.
+        unseen = (self.t - self.t_seen[ti]) * self.cfg.fps > _UNSEEN_REST_FRAMES + 0.5
+        put = ~near & ~was_hidden & unseen & (self.kind_code[ti] != 2)
+        jump = ~near & ~was_hidden & ~put
         k = ti[jump]
         self.kf.restart(
             k, zz[jump], rz[jump], self.z_last[k], self.t - self.t_seen[k], self.r_last[k]
         )
-        woke = ti[~near & was_hidden]
-        self.kf.hold(woke, zz[~near & was_hidden], rz[~near & was_hidden])
+        woke = ti[~near & (was_hidden | put)]
+        self.kf.hold(woke, zz[~near & (was_hidden | put)], rz[~near & (was_hidden | put)])
         self.kf.P[woke, 2] = (0.5 * self.vmax[woke]) ** 2
         self._seen_at(ti, zz, rz)
         return ti

@@ -831,3 +831,45 @@ def test_a_ball_under_a_hand_is_not_replaced_by_a_far_ball_that_jitters(
     else:
         assert str(tf.status[ball]) == "hidden"
         assert tf.xy_mm[ball].tolist() == pytest.approx([0.0, 0.0], abs=3.0)
+
+
+@pytest.mark.parametrize(
+    ("kind", "unseen", "moving_on_return"),
+    [
+        ("button", 11, False),  # carried unseen to a restart's spot: put down, at rest
+        ("goalkeeper", 6, False),
+        ("button", 2, True),  # a flicked button missed for two frames: its jump is its speed
+        ("ball", 11, True),  # the ball, lost in its blur, is seen again on its way
+    ],
+)
+def test_a_piece_seen_far_off_after_frames_unseen_starts_at_rest(
+    kind: str, unseen: int, moving_on_return: bool
+) -> None:
+    """A piece unseen for some frames (not under a hand: its track coasts) and found 240 mm
+    away where it then stays: where it went meanwhile, and when, nobody saw. The jump over
+    the unseen frames was its velocity (11 frames: 650 mm/s, 'moving' for four frames and a
+    lance read: brasileira's ten minutes, frame 14094, a button a coach's hand had carried to
+    a goal kick's spot). After more than three frames unseen it starts at rest; the ball, and
+    a piece missed for a frame or two, keep the jump as their speed (a piece flicked and lost
+    to its blur moves on)."""
+    rng = np.random.default_rng(14094)
+    rows = roster_rows()
+    i = next(j for j, r in enumerate(rows) if r[0] == kind and (kind == "ball" or r[1] == "A"))
+    x0, y0 = rows[i][2], rows[i][3]
+    x1, y1 = x0 + 170.0, y0 + 170.0
+    tr = Tracker()
+    tf = tr.update(dets(rows, 0, rng))
+    name = id_at(tf, x0, y0)
+    assert name is not None
+    others = rows[:i] + rows[i + 1 :]
+    for f in range(1, 20):
+        tf = tr.update(dets(rows, f, rng))
+    for f in range(20, 20 + unseen):
+        tf = tr.update(dets(others, f, rng))
+    flags = []
+    for f in range(20 + unseen, 30 + unseen):
+        tf = tr.update(dets([*others, (rows[i][0], rows[i][1], x1, y1)], f, rng))
+        assert id_at(tf, x1, y1) == name
+        flags.append(bool(tf.moving[tf.index(str(name))]))
+    assert flags[0] == moving_on_return, flags
+    assert not any(flags[5:]), flags  # at rest where it stays
