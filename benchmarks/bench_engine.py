@@ -8,7 +8,7 @@ rule set by default) are played once and fed, frame by frame, to three engines:
   hysteresis on ``moving``, contacts reported up to two frames late, no rail contacts), with
   a 2-frame lag and ``noise_mm=0.5``;
 - ``as truth``: exact state, the engine refereeing as the truth referee does where the truth
-  is simpler than the text (``AS_TRUTH``: no offside exceptions D-F nor case A).
+  is simpler than the text (``AS_TRUTH``: offside exceptions D and E only, no case A).
 
 Events are matched one to one within 2 frames by type and key fields (goal: team; ball_out:
 team and restart; foul: offender; touch: piece; offside: team and piece). Latency is the

@@ -18,7 +18,7 @@ rule set's table (team A attacks +x):
 
 The simulator's referee (:mod:`simulator.truth`) calls what happened; three engines are fed
 the frames as in ``bench_engine`` (``exact``: the text, ``tracked``: 0.5 mm noise,
-hysteresis, late contacts, a 2-frame lag; ``as truth``: the text's exceptions off) and
+hysteresis, late contacts, a 2-frame lag; ``as truth``: exceptions D and E only, no case A) and
 scored on ``offside`` (team and piece, within 2 frames) and on ``touch``. A drill whose pass
 missed the receiver (the ball hit nothing, or a defender) still counts: no offside then.
 

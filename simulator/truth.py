@@ -14,10 +14,11 @@ events a referee who sees everything would flag under the rule set (INTERFACES.m
 - ``ball_out`` the ball wholly past a touchline or goal line (000 REGRA 9 A), with ``restart``
   ``throw_in`` (REGRA 15), ``corner`` (REGRA 17, last touched by the defender) or ``goal_kick``
   (REGRA 16), the ``team`` that takes it and its ``spot``;
-- ``offside`` a button in offside position when the lance began received the ball (REGRA 11 B;
-  exception D, the coach's first lance, is not modelled: the referee does not count lances;
-  under 001 Art. XXXII only from a lance that started with the ball in the team's own half,
-  § 1 b);
+- ``offside`` a button in offside position when the lance began received the ball (REGRA 11 B),
+  but not on the coach's first lance (exception D: the first flick of a team after the other
+  team's, or after a dead ball) nor after the opposing goalkeeper touched the ball in the
+  lance (exception E); under 001 Art. XXXII only from a lance that started with the ball in
+  the team's own half (§ 1 b), which has neither exception;
 - ``ball_blocked`` once all pieces stopped, the 60 mm gabarito slid flat cannot reach the ball
   past one team's pieces (000 REGRA 4 BLOQUEIO);
 - ``ball_moving`` and ``ball_stopped`` (the latter with the nearer goal line's margin).
@@ -137,6 +138,7 @@ class Referee:
         self._ball_contact_t: dict[str, float] = {}
         self.lance: str | None = None
         self.lance_touched = False
+        self._lance_team: str | None = None  # the team of the lance before (REGRA 11 D)
         self._offside: set[str] = set()
         # 001 Art. XXXII: (the line the ball must pass, attack sign, the piece called), the
         # lance's, when a team-mate stood in an offside position at its flick
@@ -146,6 +148,7 @@ class Referee:
         self._settled = True
         self._blocked: str | None = None
         self._team: dict[str, str] = {}
+        self._keeper: dict[str, bool] = {}
         self._ball_out_before = False  # the ball was out (by the margin) at the last frame
         self._wholly_before = False  # ... and wholly beyond the line (touching or not)
         self.events: list[dict[str, Any]] = []
@@ -205,18 +208,24 @@ class Referee:
         p = ft.pieces
         if not self._team:
             self._team = {str(i): str(t) for i, t in zip(p.ids, p.team, strict=True)}
+            self._keeper = {str(i): k == "goalkeeper" for i, k in zip(p.ids, p.kind, strict=True)}
         bi = int(np.flatnonzero(p.kind == "ball")[0])
         out: list[dict[str, Any]] = []
         before = self._prev.pieces if self._prev is not None else p
         for pid in ft.flicked:
-            self.lance, self.lance_touched = pid, False
+            lance_team = self._team.get(pid, "")
+            # 000 REGRA 11 D, "no primeiro lance do técnico": the team's first flick after the
+            # other team's, or the restart after a dead ball (as rules.engine's Lance.first)
+            first = self._lance_team != lance_team or not self.in_play
+            self.lance, self.lance_touched, self._lance_team = pid, False, lance_team
             self.in_play = True
             self._blocked = None
-            lance_team = self._team.get(pid, "")
             margins, line_x = (
                 self._offside_margins(before, lance_team) if lance_team else ({}, None)
             )
             if margins and not self._from_defence(before, lance_team):
+                margins = {}
+            if first and not self._goalkeeper_only():
                 margins = {}
             self._offside = set(margins)
             self._offside_line = None
@@ -236,6 +245,12 @@ class Referee:
                 if not self.in_play:
                     continue
                 self.last_touch = c.a
+                if (
+                    self._keeper.get(c.a, False)
+                    and team != self._team.get(self.lance or "")
+                    and not self._goalkeeper_only()
+                ):
+                    self._offside = set()  # 000 REGRA 11 E: "o goleiro tira o impedimento"
                 if c.a == self.lance:
                     self.lance_touched = True
                 elif self.lance is not None and c.a in self._offside:

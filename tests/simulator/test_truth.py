@@ -311,10 +311,11 @@ def test_gaucha_offside_needs_a_ball_played_from_the_defence_half(
     # 001 Art. XXXII § 1 b: "que a bola parta do campo de defesa para o ataque e ultrapasse o
     # último jogador adversário"; a ball played on from the attacking half (gaucha's ten
     # minutes, frame 7322) or from the halfway line makes no offside. 000 REGRA 11 asks
-    # nothing of the ball's start: the brasileira referee calls both.
+    # nothing of the ball's start: the brasileira referee calls both (on the coach's second
+    # lance: the first is exempt, 000 REGRA 11 D).
     for rules, want in (("gaucha", called), ("brasileira", True)):
         ref = Referee(TABLE, rules)
-        ref.update(_gaucha_frame(0, (start_x, 0.0)))
+        ref.update(_gaucha_frame(0, (start_x, 0.0), flicked=("A7",)))
         hit = (Contact(0.04, "A7", "ball", "piece-ball", 500.0),)
         ref.update(_gaucha_frame(1, (start_x, 0.0), hit, flicked=("A7",)))
         got = ref.update(
@@ -338,3 +339,33 @@ def test_gaucha_offside_when_the_ball_passes_the_last_defender(ball_x: float, ca
         got = ref.update(_gaucha_frame(2, (ball_x, -200.0)))
         off = [e for e in got if e["type"] == "offside"]
         assert [(e["team"], e["piece"]) for e in off] == ([("A", "A9")] if want else []), rules
+
+
+@pytest.mark.parametrize(
+    ("before", "keeper_first", "called"),
+    [
+        (("A7",), False, True),  # the coach's second lance: offside (000 REGRA 11 B)
+        ((), False, False),  # the match's first lance (exception D)
+        (("B5",), False, False),  # A's first lance after B's (exception D)
+        (("A7",), True, False),  # B's goalkeeper touched the ball first (exception E)
+    ],
+)
+def test_offside_exceptions_first_lance_and_goalkeeper(
+    before: tuple[str, ...], keeper_first: bool, called: bool
+) -> None:
+    # 000 REGRA 11 B with its exceptions D ("no primeiro lance do técnico") and E ("após uma
+    # rebatida do goleiro adversário"), as rules.engine reads them: A9 past B's second-last
+    # defender receives A7's ball in A's own half.
+    ref = Referee(TABLE, "brasileira")
+    ref.update(_gaucha_frame(0, (-100.0, 0.0), flicked=before))
+    hit = (Contact(0.04, "A7", "ball", "piece-ball", 500.0),)
+    ref.update(_gaucha_frame(1, (-100.0, 0.0), hit, flicked=("A7",)))
+    if keeper_first:
+        ref.update(
+            _gaucha_frame(2, (900.0, 0.0), (Contact(0.07, "B1", "ball", "piece-ball", 1.0),))
+        )
+    got = ref.update(
+        _gaucha_frame(3, (615.0, 190.0), (Contact(0.1, "A9", "ball", "piece-ball", 300.0),))
+    )
+    off = [(e["team"], e["piece"]) for e in got if e["type"] == "offside"]
+    assert off == ([("A", "A9")] if called else [])

@@ -13,9 +13,9 @@ from rules.engine import EngineOptions
 from tests.rules.engine.script import mirror_frames
 from tests.rules.engine.truth_eval import AS_TRUTH, KEYS, run_match, score
 
-# The truth referee is brasileira-centred (simulator/truth.py): it models no exception D-F to
-# offside, calls offsides in every rule set, and calls a gaúcha throw-in out as soon as it is
-# taken from the line. AS_TRUTH makes the engine referee the same way, to compare the
+# The truth referee is brasileira-centred (simulator/truth.py): of the exceptions to offside
+# it models D and E only, and it calls a gaúcha throw-in out as soon as it is taken from the
+# line. AS_TRUTH makes the engine referee the same way, to compare the
 # machinery; the text's readings are tested in test_brasileira.py and test_rulesets.py.
 
 
