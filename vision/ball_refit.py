@@ -72,7 +72,7 @@ def refit(
             streak0_px=streak0_px,
             hiders=hiders,
         )
-        again = beside_a_piece(det, img, bgf, again, solids, excluded, hiders)
+        again = beside_a_piece(det, img, bgf, again, solids, excluded, hiders, hands)
         if round_ and not ball_fit_ok(again):
             break  # the first round's fit stands
         if not round_ and not ball_fit_ok(again) and not boxes_first:

@@ -145,7 +145,7 @@ def ball_where_it_was(
     )
     if fit is None or not ball_fit_ok(fit):
         return None
-    fit = beside_a_piece(det, img, bgf, fit, solids, excluded, hiders)
+    fit = beside_a_piece(det, img, bgf, fit, solids, excluded, hiders, hands)
     if fit is None or not ball_fit_ok(fit):
         return None
     if float(np.hypot(*(fit.xy_mm - start))) > reach:
