@@ -64,11 +64,13 @@ def _has_it_all(counts: Counter[str]) -> bool:
 
 
 def test_two_minute_matches_have_goal_outs_foul(runs: dict[int, Run]) -> None:
-    # Typical seeds, not one: at least 4 of seeds 0-4 have a goal, two outs and a foul
-    # (measured over seeds 0-39: about 3 in 4 matches have all three).
+    # Typical seeds, not one: at least 3 of seeds 0-4 have a goal, two outs and a foul
+    # (measured over seeds 0-39: 27 of 40 matches have all three; 3 in 4 before the truth's
+    # referee applied offside exception D, when its offsides on a coach's first lance ended
+    # the matches' moves earlier).
     table = {s: {k: r.counts[k] for k in CALLS} for s, r in runs.items()}
     good = [s for s, r in runs.items() if _has_it_all(r.counts)]
-    assert len(good) >= 4, table
+    assert len(good) >= 3, table
     for run in runs.values():
         assert run.frames == 3601
         assert run.hands > 300  # hands over the table before/after every flick and at restarts
