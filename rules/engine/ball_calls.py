@@ -21,6 +21,13 @@ from rules.engine.turns import TouchCount
 __all__ = ["BallCalls"]
 
 
+def _date(e: dict[str, Any], call: LineCall) -> None:
+    """An event of ``call`` dated to when it happened, where that was before the frame judged
+    (the ball unseen then: :meth:`rules.engine.lines.LineJudge.judge`)."""
+    if call.frame is not None and call.t_s is not None:
+        e["frame"], e["t"] = call.frame, round(call.t_s, 4)
+
+
 def _doubt(call: LineCall) -> dict[str, Any]:
     """A goal's or an out's measured doubt, for its evidence: the ball's position 1-sigma and
     whether the margin lies inside twice it ("too close to call", as ``botao goal-line``
@@ -78,7 +85,7 @@ class BallCalls(EngineBase):
         d = self._decision("ball_out", sink)
         holds = d.holds if d is not None else True
         extra: dict[str, Any] = {"decision": d.note} if d is not None else {}
-        sink.emit(
+        e = sink.emit(
             "ball_out",
             team,
             self.last_touch,
@@ -94,6 +101,7 @@ class BallCalls(EngineBase):
             **_doubt(call),
             **extra,
         )
+        _date(e, call)
         if holds:
             cedida = kick_team is not None and team != kick_team
             self._stop(Restart(restart, team, spot, self._lances(restart, cedida)), "ball_out")
@@ -131,7 +139,7 @@ class BallCalls(EngineBase):
         if valid:
             self.score[scorer] += 1
         extra: dict[str, Any] = {"decision": d.note} if d is not None else {}
-        sink.emit(
+        e = sink.emit(
             "goal",
             scorer,
             self.last_touch,
@@ -148,6 +156,7 @@ class BallCalls(EngineBase):
             **_doubt(call),
             **extra,
         )
+        _date(e, call)
         if valid:
             self._stop(Restart("kick_off", defender, (0.0, 0.0), self._lances("kick_off")), "goal")
         else:  # GOL SEM VALIDADE: "reposta em jogo com Tiro de Meta"

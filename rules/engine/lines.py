@@ -23,7 +23,10 @@ A moving ball the source does not see (a tracker coasting it along its last velo
 called on for up to ``COAST_FRAMES`` frames: its prediction knows nothing of the goalkeeper or
 post that turned it while unseen (a ball predicted wide of the post was in the goal when seen
 again two frames later). Unseen longer (into a goal's shadow, under its roof), the prediction
-is all there is and is judged.
+is all there is and is judged. A call made when the ball is seen again is dated to the first
+unseen frame at which the straight path between its last two sightings already held it (a
+ball under the crossbar for three frames, seen again deep in the net: the goal is when it went
+in, known three frames later; nacional's ten minutes, frame 4260).
 
 A call is the ball *leaving* the field: a lance that starts with the ball out of it (a
 source's false ball in a goal, a ball a hand holds beyond a line) makes no call until the
@@ -56,7 +59,7 @@ Examples
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from numpy.typing import NDArray
@@ -89,6 +92,9 @@ class LineCall:
     crossing_xy: tuple[float, float]  # where the ball crossed the line (restart spots)
     rail: bool = False
     sigma_mm: float = 0.0  # the 1-sigma of the ball's position the margin was measured on
+    # the frame and time it happened when earlier than the frame judged (the ball unseen then)
+    frame: int | None = None
+    t_s: float | None = None
 
     @property
     def too_close(self) -> bool:
@@ -113,6 +119,8 @@ class LineJudge:
         self._rest_n = 0
         self._was_in = True  # the ball has been in the field since play started
         self._coasting = 0  # frames the moving ball has gone unseen
+        # (frame, t, xy) where the ball was last seen before it went unseen
+        self._last_seen: tuple[int, float, tuple[float, float]] | None = None
 
     def ball_xy(
         self, prev: FrameState | None, cur: FrameState, ahead: list[FrameState]
@@ -209,7 +217,16 @@ class LineJudge:
         if not cur.present[bi]:
             return None
         coasting = bool(cur.moving[bi]) and not cur.seen[bi]
+        was_coasting = self._coasting
         self._coasting = self._coasting + 1 if coasting else 0
+        if coasting and not was_coasting:
+            seen_before = prev.present[bi] and prev.seen[bi]
+            self._last_seen = (
+                (prev.frame, prev.t_s, (float(prev.ball_xy_mm[0]), float(prev.ball_xy_mm[1])))
+                if seen_before
+                else None
+            )
+        since = self._last_seen if was_coasting and not coasting else None
         if 0 < self._coasting <= COAST_FRAMES:
             return None  # wait to see it: what turned it unseen is not in the prediction
         r = cur.ball_radius_mm
@@ -246,15 +263,20 @@ class LineJudge:
                 if posts is not None and posts >= 0.0:
                     side = line.split("_")[1]
                     depth = float(goal_margins(b1, r, self.field, side)[0][0])
-                    return LineCall(
-                        "goal",
-                        line,
-                        min(depth, posts),
-                        b1,
-                        self._crossing(b0, b1, line, r),
-                        sigma_mm=sigma,
+                    return self._dated(
+                        LineCall(
+                            "goal",
+                            line,
+                            min(depth, posts),
+                            b1,
+                            self._crossing(b0, b1, line, r),
+                            sigma_mm=sigma,
+                        ),
+                        since,
+                        cur,
                     )
-            return LineCall(kind, line, margin, b1, self._crossing(b0, b1, line, r), sigma_mm=sigma)
+            call = LineCall(kind, line, margin, b1, self._crossing(b0, b1, line, r), sigma_mm=sigma)
+            return self._dated(call, since, cur)
         bounce = self._rail_bounce(prev, cur) if prev.present[bi] else None
         if rail_contact or bounce is not None:
             # Out over the line nearest to where the ball met the rail.
@@ -263,6 +285,34 @@ class LineJudge:
             line = str(line_a[0])
             return LineCall("out", line, None, b1, self._crossing(b0, probe, line, r), rail=True)
         return None
+
+    def _dated(
+        self,
+        call: LineCall,
+        since: tuple[int, float, tuple[float, float]] | None,
+        cur: FrameState,
+    ) -> LineCall:
+        """``call`` dated to the first frame after ``since`` (the ball's last sighting before
+        it went unseen) at which the straight path from there to where it is seen now held it
+        wholly past the call's line (for a goal, between the posts); as it is otherwise."""
+        if since is None or cur.frame - since[0] < 2:
+            return call
+        f0, t0, (x0, y0) = since
+        r = cur.ball_radius_mm
+        x1, y1 = call.ball_xy
+        n = cur.frame - f0
+        for f in range(f0 + 1, cur.frame):
+            a = (f - f0) / n
+            xy = (x0 + a * (x1 - x0), y0 + a * (y1 - y0))
+            if call.kind == "goal":
+                side = call.line.split("_")[1]
+                line, posts = (float(v[0]) for v in goal_margins(xy, r, self.field, side))
+                held = line > 0.0 and posts >= 0.0
+            else:
+                held = float(ball_out_margin(xy, r, self.field)[0][0]) > 0.0
+            if held:
+                return replace(call, frame=f, t_s=t0 + a * (cur.t_s - t0))
+        return call
 
     def _posts_at_crossing(
         self, b0: tuple[float, float], b1: tuple[float, float], line: str, r: float

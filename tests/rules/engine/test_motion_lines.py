@@ -417,3 +417,47 @@ def test_a_flick_seen_a_frame_late_starts_play_where_the_ball_rested(
     assert find(events, "lance", "B", "B3")
     assert bool(find(events, "goal", "A")) == goal
     assert not find(events, "goal", "B")
+
+
+def _under_the_bar(unseen: int) -> Script:
+    """A ball shot straight along y = 40 at 20 mm a frame into the right goal, unseen (the
+    tracker predicting it on) for ``unseen`` frames from x = 970, as under a crossbar, then
+    seen again further in."""
+    s = Script(
+        brasileira_roster(
+            [
+                ("B1", "B", "goalkeeper", 990.0, -45.0),
+                ("A9", "A", "button", 900.0, 40.0),
+                ("ball", "", "ball", 930.0, 40.0),
+            ]
+        )
+    )
+    s.rest(3)
+    s.move(
+        {"A9": (0, 1, (907.0, 40.0)), "ball": (0, 2, (970.0, 40.0))},
+        {1: [("A9", "ball", "piece-ball")]},
+    )
+    first = len(s.frames)
+    s.move({"ball": (0, max(unseen + 1, 2), (970.0 + 20.0 * max(unseen + 1, 2), 40.0))})
+    s.rest(4)
+    for k in range(first, first + unseen):
+        f = s.frames[k]
+        seen = np.ones(len(f.present), bool)
+        seen[f.ball_index] = False
+        s.frames[k] = dataclasses.replace(f, seen=seen)
+    return s
+
+
+@pytest.mark.parametrize("unseen", [0, 1, 3])
+def test_a_goal_seen_only_after_it_went_in_is_dated_when_it_went_in(unseen: int) -> None:
+    """000 REGRA 10: the goal is the ball wholly past the line between the posts (x >= 1005
+    here: the line's outer edge at 1000, the ball's radius 5). Under the crossbar the camera
+    loses it; seen again in the net, the call is dated to the first frame the straight path
+    between its two sightings held it past the line (nacional's ten minutes, frame 4260: a
+    goal dated three frames late, when the ball was seen again). Seen all along (0), or
+    unseen a frame, the frame it was seen past the line."""
+    s = _under_the_bar(unseen)
+    events = run("brasileira", s)
+    (goal,) = find(events, "goal", "A", "A9")
+    went_in = next(f for f in s.frames if f.ball_xy_mm[0] >= 1005.0)
+    assert (goal["frame"], goal["t"]) == (went_in.frame, pytest.approx(went_in.t_s, abs=1e-3))
