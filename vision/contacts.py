@@ -154,6 +154,7 @@ class ContactFinder:
         self._rest_xy = np.full((self.n, 2), np.nan)
         self._rest_frame = np.full(self.n, -(10**9))
         self._away_frame = np.full(self.n, -1)
+        self._away_xy = np.full((self.n, 2), np.nan)  # ... and where it was seen then
         # (frame, xy, known, ok, seen) of the last frames
         self._hist: list[tuple[int, FloatArray, BoolArray, BoolArray, BoolArray]] = []
 
@@ -516,6 +517,7 @@ class ContactFinder:
         if dt <= 0:
             return []
         seen_prev = self._hist[-2][4]
+        out += self._struck_then_hidden(frame, dt)
         for b in np.flatnonzero(piece & ~rests & ok_now & ~np.isnan(self._rest_xy[:, 0])):
             rest = self._rest_xy[b]
             if self._struck[b] >= self._rest_frame[b]:
@@ -525,6 +527,7 @@ class ContactFinder:
                 continue  # not gone yet
             if self._away_frame[b] < 0 or not seen_prev[b]:
                 self._away_frame[b] = frame  # first seen away (again, out of hiding)
+                self._away_xy[b] = x_now[b]
             away = int(self._away_frame[b])
             if frame - away > 2:
                 self._rest_xy[b] = np.nan  # no striker came out: its own flick
@@ -555,6 +558,58 @@ class ContactFinder:
                 TrackContact(
                     t_prev - back, str(self.ids[a]), str(self.ids[b]), "piece-piece", hit_frame,
                     speed,
+                )
+            )  # fmt: skip
+        return out
+
+    def _struck_then_hidden(self, frame: int, dt: float) -> list[TrackContact]:
+        """A piece seen once leaving its rest, then frozen under a hand (the arm that flicked
+        its striker reaching over it), judged on that sighting: its step from the rest gives
+        its direction and speed, and a piece frozen behind it that has come out moved struck
+        it (:meth:`_hidden_striker`). Seen again, it may have slowed to a crawl by hitting a
+        third piece (nacional's ten minutes, frame 11102: B11 struck by A4, a penalty, then
+        into B6) and its start would read as its own flick. Timed half the interval before
+        that sighting."""
+        out: list[TrackContact] = []
+        frozen = (
+            (self.kind != "ball")
+            & self._hist[-1][2]
+            & ~self._ok[-1]
+            & (self._away_frame >= 0)
+            & ~np.isnan(self._rest_xy[:, 0])
+        )
+        for b in np.flatnonzero(frozen):
+            away = int(self._away_frame[b])
+            if frame - away > 2 or frame == away or self._struck[b] >= self._rest_frame[b]:
+                continue
+            rest = self._rest_xy[b]
+            t_away = self._t[-1] - (frame - away) * dt
+            # its speed over the frame before that sighting (seen then) or since its rest
+            before = [xy[b] for f, xy, _, _, seen in self._hist if f == away - 1 and seen[b]]
+            start = before[0] if before else rest
+            n = 1 if before else max(away - int(self._rest_frame[b]), 1)
+            step = self._away_xy[b] - start
+            speed = float(np.hypot(*step)) / (n * dt)
+            if speed < 2.0 * self.min_dv:
+                continue
+            a = self._hidden_striker(int(b), rest, step / (speed * n * dt), away)
+            if a < 0:
+                continue
+            # traced back to where it left its rest at that speed (still at rest a frame
+            # before, or unseen since: somewhere in between, half way)
+            gone = float(np.hypot(*(start - rest)))
+            t_hit = (
+                t_away - n * dt - gone / speed if gone >= _AWAY_MM / 2 else t_away - 0.5 * n * dt
+            )
+            self._rest_xy[b] = np.nan
+            self._body_hit[a] = self._body_hit[b] = self._struck[a] = self._struck[b] = frame
+            pair = np.flatnonzero(
+                ((self.pi == a) & (self.pj == b)) | ((self.pi == b) & (self.pj == a))
+            )
+            self._last_hit[pair] = frame
+            out.append(
+                TrackContact(
+                    t_hit, str(self.ids[a]), str(self.ids[b]), "piece-piece", away, speed,
                 )
             )  # fmt: skip
         return out

@@ -314,3 +314,59 @@ def test_a_piece_that_flicked_into_the_ball_beside_a_frozen_one_was_struck_by_no
     found = _stopped_short(seed, 14310, play)
     assert [c for c in found if c.kind == "piece-piece"] == []
     assert ("B9", "ball") in [(c.a, c.b) for c in found if c.kind == "piece-ball"]
+
+
+def _victim_hidden_after(seed: int, striker_xy: tuple[float, float], hidden: int) -> tuple:
+    """As :func:`_hidden_hit`, B9 seen on the first frame away from its rest and then, for
+    ``hidden`` frames, frozen there under the hand that flicked A8 (the coach's arm reaching
+    over it); seen again after, slowed to a crawl. The contacts and the hit's time."""
+    rng = np.random.default_rng(seed)
+    n = 18
+    t = np.arange(n) / FPS
+    a0 = np.asarray(striker_xy, float)
+    dist = float(np.hypot(*a0))
+    u = -a0 / dist
+    t_go = (5.0 + rng.random()) / FPS
+    t_hit = t_go + (dist - 50.0) / 1200.0
+    after = np.maximum(t - t_hit, 0.0)[:, None]
+    before = np.clip(t - t_go, 0.0, t_hit - t_go)[:, None]
+    side = np.array([-u[1], u[0]])
+    a8 = np.tile(a0, (n, 1)) + 1200.0 * before * u + 300.0 * after * side
+    # B9 leaves at 500 mm/s and, a frame on, strikes a third piece and slows to 50 mm/s
+    b9 = (500.0 * np.minimum(after, 1.0 / FPS) + 50.0 * np.maximum(after - 1.0 / FPS, 0.0)) * u
+    shown = np.stack([a8, b9, np.tile([400.0, -300.0], (n, 1))], axis=1)
+    away = int(np.flatnonzero(np.hypot(*b9.T) >= 3.0)[0])
+    finder = ContactFinder(IDS, KIND, SIZE, np.zeros(3), max_speed_mm_s=VMAX)
+    out: list[TrackContact] = []
+    a8_window = (3, int(np.ceil(t_hit * FPS)))
+    last = shown[0].copy()
+    for k in range(n):
+        xy = shown[k] + rng.normal(0.0, 0.3, (3, 2))
+        ok, seen = np.ones(3, bool), np.ones(3, bool)
+        if a8_window[0] <= k <= a8_window[1]:
+            ok[0] = seen[0] = False
+            xy[0] = shown[2, 0]
+        if away < k <= away + hidden:
+            ok[1] = seen[1] = False
+            xy[1] = last[1]
+        last = np.where(seen[:, None], xy, last)
+        moving = (np.hypot(*(shown[k] - shown[max(k - 1, 0)]).T) > 1.0) & ok
+        out += finder.push(k, k / FPS, xy, ok, moving, np.ones(3, bool), seen)
+    return out, t_hit
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("hidden", [1, 2])
+@pytest.mark.parametrize("striker_xy", [(-54.0, 52.0), (0.0, -80.0)])
+def test_a_struck_piece_that_went_under_the_hand_too_has_its_striker(
+    seed: int, hidden: int, striker_xy: tuple[float, float]
+) -> None:
+    """Nacional's ten minutes (seed 31, frame 11102, rendered anew): A4 flicked from under its
+    coach's hand into B11, a penalty (000 REGRA 14); B11 seen one frame leaving its rest, then
+    under the coach's arm for two frames, seen again slowed to a crawl by its own hit on B6:
+    its start was read as a flick and the penalty lost. It is judged on that first sighting:
+    struck by the piece that came out of hiding behind it."""
+    found, t_hit = _victim_hidden_after(seed, striker_xy, hidden)
+    hits = [c for c in found if c.kind == "piece-piece"]
+    assert [(c.a, c.b) for c in hits] == [("A8", "B9")]
+    assert abs(hits[0].t - t_hit) < 1.0 / FPS
