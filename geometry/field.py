@@ -98,6 +98,11 @@ class FieldModel:
     def penalty_mark(self, side: str) -> tuple[float, float]:
         return (_sign(side) * (self.hl - self.spec.penalty_mark_distance), 0.0)
 
+    def restart_spots(self) -> tuple[tuple[float, float], ...]:
+        """The painted spots the ball is placed on for a restart: the centre mark (a kick-off)
+        and the two penalty marks."""
+        return ((0.0, 0.0), self.penalty_mark("left"), self.penalty_mark("right"))
+
     def post_centres(self, side: str) -> np.ndarray:
         """(2, 2) centres of the posts, tangent to the goal line from outside (000 Art. 1)."""
         s = _sign(side)

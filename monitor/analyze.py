@@ -39,6 +39,7 @@ from numpy.typing import NDArray
 
 from calibration.camera import Camera, CameraError, load_camera
 from calibration.keeper import CameraKeeper
+from geometry.field import FieldModel
 from geometry.tablespec import TableSpec, load_table
 from monitor.adapt import state_from_tracks
 from monitor.errors import UsageError
@@ -256,7 +257,7 @@ class Referee:
         rules = get_ruleset(rules_name)
         self.camera, self.table, self.rules, self.fps = camera, table, rules, fps
         self.on_event = on_event
-        config = TrackerConfig(fps=fps)
+        config = TrackerConfig(fps=fps, spots_mm=FieldModel(table).restart_spots())
         self.teams = dict(config.teams)
         self.engine = RuleEngine(table, rules.name, self.teams, annotations, options)
         # the detector here, or ``worker``'s in a process of its own a few frames ahead of the

@@ -102,6 +102,8 @@ class ContactFinder:
         pair's change (a resting piece counted fixed), not under 40 mm/s: a ball fitted to
         0.1 mm stopped dead against a button from 40-60 mm/s.
     max_speed_mm_s : (N,) top speeds; a body that moves further in a frame jumped (optional).
+    spots_mm : (S, 2) painted spots a ball is placed on for a restart (optional): a ball
+        found moving away from one, its resting place elsewhere, rested there unseen.
     """
 
     def __init__(
@@ -115,6 +117,7 @@ class ContactFinder:
         min_dv_ball_mm_s: float = 100.0,
         refractory_frames: int = 3,
         max_speed_mm_s: FloatArray | None = None,
+        spots_mm: FloatArray | None = None,
     ) -> None:
         self.ids = np.asarray(ids)
         self.kind = np.asarray(kind)
@@ -129,6 +132,7 @@ class ContactFinder:
         self.min_dv_ball = min(min_dv_ball_mm_s, min_dv_mm_s)
         self.refractory = refractory_frames
         self.vmax = None if max_speed_mm_s is None else np.asarray(max_speed_mm_s, dtype=float)
+        self.spots = np.zeros((0, 2)) if spots_mm is None else np.asarray(spots_mm, float)
         iu, ju = np.triu_indices(self.n, 1)
         keep = self.disc[iu] | self.disc[ju]  # two goalkeepers never meet
         self.pi, self.pj = iu[keep], ju[keep]
@@ -399,12 +403,31 @@ class ContactFinder:
             u = v / speed
             along = _from_rest(x_prev[b] - self._rest_xy[b], u)
             at = self._rest_xy[b].copy()
+            a = -1
+            # placed on a painted spot for a restart (a kick-off, a penalty), white on white
+            # and unseen there, while its track rested where it was last seen (in the net
+            # after a goal: nacional's ten minutes, frame 4361, A11's kick-off): struck there
+            # if a piece's path passed it, nearer on the ball's line than its resting place
+            for spot in self.spots:
+                from_spot = _from_rest(x_prev[b] - spot, u)
+                if from_spot is None or from_spot / speed > _BACK_FRAMES * dt:
+                    continue
+                if along is not None and from_spot >= along:
+                    continue
+                back = from_spot / speed
+                hit_frame = self._frames[-2] - int(np.floor(back / dt + 1e-9))
+                a = self._striker(int(b), spot, u, hit_frame)
+                if a >= 0:
+                    t_hit = t_prev - back
+                    break
             # not from there: the place is kept (a track that followed a false ball first
             # finds the real one leaving it later)
-            if along is None:
+            if a < 0 and along is None:
                 continue
-            back = along / speed  # s before t_prev
-            if back <= _BACK_FRAMES * dt:
+            back = along / speed if along is not None else 0.0  # s before t_prev
+            if a >= 0:
+                pass  # struck on a spot
+            elif back <= _BACK_FRAMES * dt:
                 t_hit = t_prev - back
                 hit_frame = self._frames[-2] - int(np.floor(back / dt + 1e-9))
                 a = self._striker(int(b), at, u, hit_frame)

@@ -29,6 +29,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from calibration.camera import Camera
+from geometry.field import FieldModel
 from geometry.tablespec import TableSpec
 from vision.detections import Detections
 from vision.tracker import Tracker, TrackerConfig, TrackFrame
@@ -240,7 +241,7 @@ def track_video(
     if n_frames:
         span = min(span, n_frames)
     every = max(span // max(learn_frames, 1), 1)
-    tracker = Tracker(config or TrackerConfig(fps=fps))
+    tracker = Tracker(config or TrackerConfig(fps=fps, spots_mm=FieldModel(table).restart_spots()))
     writer: TracksWriter | None = None
     done = 0
 

@@ -61,6 +61,9 @@ class TrackerConfig:
     team_size: int = 11  # 000 REGRA 3: ten buttons and a goalkeeper
     teams: tuple[tuple[str, str], ...] = (("A", "left"), ("B", "right"))
     default_sigma_mm: float = 1.0
+    # the painted spots a ball is placed on for a restart (the centre mark, the penalty
+    # marks; mm): white on white it may go unseen there until struck (vision/contacts.py)
+    spots_mm: tuple[tuple[float, float], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -154,7 +154,12 @@ class Tracker:
         self._win_t = np.full((n, _WINDOW), -np.inf)
         self.kf = CVKalman(np.zeros((n, 2)), np.ones(n), np.full(n, cfg.q_resting))
         self.contacts = ContactFinder(
-            self.ids, self.kind, self.size_mm, self.angle_rad, max_speed_mm_s=self.vmax
+            self.ids,
+            self.kind,
+            self.size_mm,
+            self.angle_rad,
+            max_speed_mm_s=self.vmax,
+            spots_mm=np.asarray(cfg.spots_mm, float).reshape(-1, 2),
         )
         self._status_names = np.array(STATUSES)
         self.covered = np.zeros(n, dtype=bool)
