@@ -66,6 +66,11 @@ _BALL_MIN_DV_MM_S = 40.0
 _BALL_STILL_MM, _BALL_STILL_MM_S = 0.5, 20.0
 _STILL_STEP_MM, _STILL_MM_S = 1.5, 60.0
 _KICK_AGREES = 0.5  # cosine: the ball's kick within 60 degrees of the timed line of centres
+# a ball closing on a resting piece at least this fast that is at rest a frame later within
+# _STOPPED_GAP_MM of it (the pieces' fits are a few tenths off, a button's size up to 1 mm)
+# stopped against it: a touch however small its change
+_STOPPED_CLOSING_MM_S = 15.0
+_STOPPED_GAP_MM = 1.0
 
 
 @dataclass(frozen=True)
@@ -897,9 +902,27 @@ class ContactFinder:
         # neighbour it rested against (gaucha's ten minutes, frame 1323: a foul; a piece
         # flicked away from its neighbour leaves it where it was)
         both_start = rests[i] & rests[j] & (gap1 <= self.tol_mm)
-        hit = ((gap1 > self.tol_mm) | approach | both_start) & (dv > need)
+        # ... or the ball rolled into a piece at rest and stopped there, touching it: too slow
+        # for its change to show above the noise (a ball at 30-40 mm/s stopped dead by a
+        # button, 25-35 g mm/s: five of the nine touches brasileira's ten minutes missed),
+        # but a rolling ball does not stop dead a millimetre from a piece on its own
+        # (rolling by the tracker over the two frames before: no noise on a resting one)
+        b_now = np.where(self.kind[i] == "ball", i, j)
+        p_now = np.where(self.kind[i] == "ball", j, i)
+        rolling = self._moving[0][b_now] & self._moving[1][b_now]
+        piece_still = ~np.logical_or.reduce(self._moving)[p_now]
+        stopped_against = (
+            is_ball
+            & rolling
+            & piece_still
+            & (closing >= _STOPPED_CLOSING_MM_S)
+            & (np.hypot(*v_post[b_now].T) < still_mm_s[b_now])
+            & (self._gap(i, j, x2[i], x2[j]) <= _STOPPED_GAP_MM)
+            & (gap1 > 0.0)
+        )
+        hit = (((gap1 > self.tol_mm) | approach | both_start) & (dv > need)) | stopped_against
         hit &= has_pre | has_post | both_start  # (touching all along: no gap closes)
-        hit &= ~late
+        hit &= ~late | stopped_against  # (its stop is this interval's: nothing follows)
         # after a hit the bodies part (restitution >= 0): still closing, they meet later
         hit &= u_post > -self.min_dv / 3.0
         hit &= self._gap(i, j, x3[i], x3[j]) - self._gap(i, j, x2[i], x2[j]) > -2.0
@@ -907,7 +930,7 @@ class ContactFinder:
         # coming to rest beside a ball that stays where it was did not touch it
         ball = np.where(self.kind[i] == "ball", i, np.where(self.kind[j] == "ball", j, -1))
         kick = np.hypot(*(v_post[ball] - v_pre[ball]).T)
-        hit &= (ball < 0) | (kick >= need / 2.0)
+        hit &= (ball < 0) | (kick >= need / 2.0) | stopped_against
         # ... and a button struck from rest is set going (the impulse's share it takes is the
         # striker's mass over both: a quarter for a piece three times as heavy, or pressed
         # against two more): a piece set down beside a resting one by its coach's hand, a
