@@ -916,9 +916,9 @@ class ContactFinder:
             & rolling
             & piece_still
             & (closing >= _STOPPED_CLOSING_MM_S)
-            & (np.hypot(*v_post[b_now].T) < still_mm_s[b_now])
+            & (np.hypot(*v_post[b_now].T) < _BALL_STILL_MM_S)  # (still while measured)
             & (self._gap(i, j, x2[i], x2[j]) <= _STOPPED_GAP_MM)
-            & (gap1 > 0.0)
+            & (gap1 > -_STOPPED_GAP_MM)  # (not against it a frame before, but for the fits)
         )
         hit = (((gap1 > self.tol_mm) | approach | both_start) & (dv > need)) | stopped_against
         hit &= has_pre | has_post | both_start  # (touching all along: no gap closes)

@@ -604,3 +604,30 @@ def test_a_ball_out_from_under_a_hand_rolling_slowly_touched_no_piece_at_rest(se
     """The failure row: the same ball, A7 frozen under the hand and seen again where it froze
     (no piece's path passed the ball's place): no touch."""
     assert [c for c in _slow_push(seed, False) if c.kind == "piece-ball"] == []
+
+
+# brasileira's ten minutes, frames 4934-4946, as tracked: the ball rolling into A8 at rest
+# (fitted at (-499.75, 489.41), 60.84 mm across: 0.84 mm too wide, 0.6 mm toward the ball)
+_INTO_A8 = [
+    (-505.07, 446.53), (-503.98, 448.06), (-502.78, 449.89), (-501.92, 451.11),
+    (-500.85, 452.25), (-499.99, 453.45), (-499.32, 454.20),
+] + [(-498.57, 455.32)] * 6  # fmt: skip
+
+
+@pytest.mark.parametrize("wider_mm", [0.84, 0.0, -0.5])
+def test_a_ball_stopped_against_a_button_fitted_a_little_wide_touched_it(wider_mm: float) -> None:
+    """The ball at ~40 mm/s stopped dead against A8 (a touch of 26.8 g mm/s, frame 4941);
+    with the button's fit as wide as it was, the ball 'overlapped' it by 0.2 mm a frame before
+    it stopped, which read as resting against it already. A touch, however wide the fit (the
+    real one, the true size, a little narrow)."""
+    ids = np.array(["A8", "B8", "ball"])
+    size = np.array([[60.0 + wider_mm] * 2, [60.0, 60.0], [10.0, 10.0]])
+    finder = ContactFinder(ids, KIND, size, np.zeros(3), max_speed_mm_s=VMAX)
+    sig = np.array([0.3, 0.3, 0.18])
+    hits: list[TrackContact] = []
+    for k, ball in enumerate(_INTO_A8):
+        xy = np.array([(-499.75, 489.41), (300.0, -200.0), ball])
+        moving = np.array([False, False, k < len(_INTO_A8) - 3])  # the tracker's hysteresis
+        hits += finder.push(4934 + k, (4934 + k) / FPS, xy, np.ones(3, bool), moving,
+                            sigma_mm=sig)  # fmt: skip
+    assert [(c.a, c.b, c.frame) for c in hits] == [("A8", "ball", 4941)]
