@@ -576,18 +576,7 @@ class ContactFinder:
                 a = self._striker(int(b), rest, u, hit_frame, moved_mm=_WOKE_MM)
             if a < 0:
                 continue
-            self._rest_xy[b] = np.nan
-            self._body_hit[a] = self._body_hit[b] = self._struck[a] = self._struck[b] = frame
-            pair = np.flatnonzero(
-                ((self.pi == a) & (self.pj == b)) | ((self.pi == b) & (self.pj == a))
-            )
-            self._last_hit[pair] = frame
-            out.append(
-                TrackContact(
-                    t_prev - back, str(self.ids[a]), str(self.ids[b]), "piece-piece", hit_frame,
-                    speed,
-                )
-            )  # fmt: skip
+            out.append(self._struck_hidden(int(a), int(b), frame, t_prev - back, hit_frame, speed))
         return out
 
     def _struck_then_hidden(self, frame: int, dt: float) -> list[TrackContact]:
@@ -629,18 +618,20 @@ class ContactFinder:
             t_hit = (
                 t_away - n * dt - gone / speed if gone >= _AWAY_MM / 2 else t_away - 0.5 * n * dt
             )
-            self._rest_xy[b] = np.nan
-            self._body_hit[a] = self._body_hit[b] = self._struck[a] = self._struck[b] = frame
-            pair = np.flatnonzero(
-                ((self.pi == a) & (self.pj == b)) | ((self.pi == b) & (self.pj == a))
-            )
-            self._last_hit[pair] = frame
-            out.append(
-                TrackContact(
-                    t_hit, str(self.ids[a]), str(self.ids[b]), "piece-piece", away, speed,
-                )
-            )  # fmt: skip
+            out.append(self._struck_hidden(int(a), int(b), frame, t_hit, away, speed))
         return out
+
+    def _struck_hidden(
+        self, a: int, b: int, frame: int, t_hit: float, hit_frame: int, speed: float
+    ) -> TrackContact:
+        """Piece ``a``'s hit on piece ``b`` found from hiding at ``frame``: both marked struck
+        (so the hit finders do not find it again, nor ``b``'s start read as its own flick)."""
+        self._rest_xy[b] = np.nan
+        self._body_hit[a] = self._body_hit[b] = self._struck[a] = self._struck[b] = frame
+        pair = np.flatnonzero(((self.pi == a) & (self.pj == b)) | ((self.pi == b) & (self.pj == a)))
+        self._last_hit[pair] = frame
+        kind = "piece-piece"
+        return TrackContact(t_hit, str(self.ids[a]), str(self.ids[b]), kind, hit_frame, speed)
 
     def _came_out(self, b: int, away: int) -> bool:
         """Whether piece ``b`` was unseen (frozen under a hand, or coasting) on the frame

@@ -322,6 +322,16 @@ def test_noisy_ball_placed_on_the_touchline_keeps_the_throw_in_grace() -> None:
     assert not find(events, "ball_out")
 
 
+def _ball_unseen(s: Script, frames: range) -> Script:
+    """``s`` with the ball's slot present but not seen (a tracker predicting it) on ``frames``."""
+    for k in frames:
+        f = s.frames[k]
+        seen = np.ones(len(f.present), bool)
+        seen[f.ball_index] = False
+        s.frames[k] = dataclasses.replace(f, seen=seen)
+    return s
+
+
 def _unseen_turn(unseen: int) -> Script:
     """A ball shot along y = 70 at 900 mm/s toward the right goal, unseen (predicted straight
     on by the tracker, the slot present but not seen) for ``unseen`` frames from x = 960, in
@@ -345,12 +355,7 @@ def _unseen_turn(unseen: int) -> Script:
     s.move({"ball": (0, unseen, (960.0 + 30.0 * unseen, 70.0))})
     s.move({"ball": (0, 1, (1030.0, 40.0))})
     s.rest(4)
-    for k in range(first, first + unseen):
-        f = s.frames[k]
-        seen = np.ones(len(f.present), bool)
-        seen[f.ball_index] = False
-        s.frames[k] = dataclasses.replace(f, seen=seen)
-    return s
+    return _ball_unseen(s, range(first, first + unseen))
 
 
 @pytest.mark.parametrize(
@@ -440,12 +445,7 @@ def _under_the_bar(unseen: int) -> Script:
     first = len(s.frames)
     s.move({"ball": (0, max(unseen + 1, 2), (970.0 + 20.0 * max(unseen + 1, 2), 40.0))})
     s.rest(4)
-    for k in range(first, first + unseen):
-        f = s.frames[k]
-        seen = np.ones(len(f.present), bool)
-        seen[f.ball_index] = False
-        s.frames[k] = dataclasses.replace(f, seen=seen)
-    return s
+    return _ball_unseen(s, range(first, first + unseen))
 
 
 @pytest.mark.parametrize("unseen", [0, 1, 3])
