@@ -44,6 +44,7 @@ HEADLINE = (
     "goalkeeper_ball",
     "ball_neutral",
     "half_time",
+    "ends",
     "full_time",
     "time_up",
     "calibration_lost",
@@ -153,6 +154,9 @@ class ReportBuilder:
         self, e: Event, image_bgr: NDArray[np.uint8] | None, state: FrameState | None
     ) -> None:
         self.counts[e["type"]] += 1
+        teams = (e.get("evidence") or {}).get("teams")
+        if teams and e["type"] in ("half_time", "ends"):
+            self.teams = dict(teams)  # the evidence drawn from here on shows the new ends
         if e["type"] not in HEADLINE:
             return
         if len(self.cards) >= MAX_CARDS:

@@ -302,6 +302,9 @@ class BallCalls(EngineBase):
             return
         if self.options.swap_sides:
             self.teams = {t: ("right" if s == "left" else "left") for t, s in self.teams.items()}
+        # the texts' change of ends is what the engine assumes until the second half's kick-off
+        # shows where the goalkeepers stand (RuleEngine._read_ends)
+        self._ends_unread = True
         kicker = self.other(self.first_kick_off) if self.first_kick_off else None
         sink.emit(
             "half_time",
@@ -316,3 +319,47 @@ class BallCalls(EngineBase):
         self.pending = restart
         self.turns.on_restart(restart)
         self._shut.clear()
+
+    def _read_ends(self, at: FrameState, sink: EventSink) -> None:
+        """The second half's ends, read at its kick-off from where the teams stand (``at``: the
+        table at rest before the flick).
+
+        Every text has the teams change ends at half time, and the engine assumes so from then;
+        a table whose coaches stayed where they were (a friendly, a simulated match) would turn
+        every goal and throw-in round. Each team's goalkeeper stands in the goal it defends; without
+        both keepers, the side of the team's pieces' mean (000: at a kick-off each team is in its
+        own half). If neither tells, the assumption stays and the event says so.
+        """
+        self._ends_unread = False
+        p = at.pieces
+        names = list(self.teams)
+        present = at.present & (p.kind != "ball")
+        xs: dict[str, float] = {}
+        source = "goalkeepers"
+        for team in names:
+            keeper = present & (p.team == team) & (p.kind == "goalkeeper")
+            if keeper.sum() == 1:
+                xs[team] = float(p.xy_mm[keeper, 0][0])
+        if len(xs) < 2 or xs[names[0]] * xs[names[1]] >= 0.0:
+            source = "pieces"
+            xs = {
+                t: float(p.xy_mm[present & (p.team == t), 0].mean())
+                for t in names
+                if bool((present & (p.team == t)).any())
+            }
+        assumed = dict(self.teams)
+        flip = {"left": "right", "right": "left"}
+        first = {t: flip[s] for t, s in assumed.items()} if self.options.swap_sides else assumed
+        if len(xs) == 2 and xs[names[0]] * xs[names[1]] < 0.0:
+            self.teams = {t: ("left" if xs[t] < 0.0 else "right") for t in names}
+        else:
+            source = "assumed"
+        sink.emit(
+            "ends",
+            article=self.profile.article("halves"),
+            teams=dict(self.teams),
+            read_from=source,
+            changed_ends=self.teams != first,
+            as_assumed=self.teams == assumed,
+            x_mm={t: round(x, 1) for t, x in xs.items()},
+        )

@@ -96,8 +96,9 @@ class EngineOptions:
     throw_in_grace : where touching the touchline is out (001 Art. XXXIV), a lance that
         starts with the ball on the touchline (a throw-in, "sobre a linha", § 2) is not out by
         touching it until the ball has been clear of it.
-    swap_sides : the teams change ends at half time (every text); a simulated match that
-        does not, turns it off.
+    swap_sides : the teams change ends at half time (every text): assumed from the half time
+        on. At the second half's kick-off the goalkeepers' places say the ends (a match whose
+        teams stayed where they were keeps them, and says so); off: assumed they stay.
     settle_frames : frames everything must stay still (by the ``moving`` flags) before a
         lance ends; a tracker that calls a creeping ball stopped a little early wants ~3.
     kick_off : the video starts at a kick-off (a match's start); off for a clip cut from
@@ -208,6 +209,7 @@ class EngineBase:
         # moving only now (STRUCK_FRAMES)
         self._older_rows: deque[list[Row]] = deque(maxlen=STRUCK_FRAMES - 2)
         self._shut: dict[str, tuple[str, int]] = {}  # check -> (team, rests it has held)
+        self._ends_unread = False  # half time passed: read the ends at the next kick-off
         self._fps = 30.0
         self._offside_line: tuple[float, float] | None = None  # (line u, sign) 001 Art. XXXII
         #: (attacking team, x mm) of the offside line at the last flick, for displays.

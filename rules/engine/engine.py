@@ -346,6 +346,8 @@ class RuleEngine(BallCalls):
         if team is None:
             return
         restart, self.pending = self.pending, None
+        if restart is not None and restart.kind == "kick_off" and self._ends_unread:
+            self._read_ends(prev, sink)
         before = self.lance
         first = before is None or before.team != team or restart is not None
         self.n_lances += 1

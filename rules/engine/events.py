@@ -48,6 +48,7 @@ EVENT_TYPES = {
     "out_of_turn": "a lance by the team that did not have the turn (the engine follows it)",
     "time_up": "the clock reached the half's length",
     "half_time": "the first half ended (sides swap)",
+    "ends": "the second half's ends read at its kick-off (teams, read_from, changed_ends)",
     "full_time": "the match ended",
 }
 

@@ -81,3 +81,23 @@ def test_the_terminal_line_says_a_call_is_too_close(event: dict, line: str) -> N
     from monitor.analyze import event_line
 
     assert event_line(event).strip() == line
+
+
+@pytest.mark.parametrize(
+    ("kind", "evidence", "a_side"),
+    [
+        ("half_time", {"teams": {"A": "right", "B": "left"}}, "right"),
+        ("ends", {"teams": {"A": "left", "B": "right"}, "read_from": "goalkeepers"}, "left"),
+        ("goal", {"teams": {"A": "right", "B": "left"}}, "left"),  # not an ends event
+        ("ends", {}, "left"),  # no teams said: the ends stay
+    ],
+)
+def test_the_cards_follow_the_ends_after_half_time(kind: str, evidence: dict, a_side: str) -> None:
+    """A card's top-down evidence draws the teams at the ends they defend when it happened."""
+    rep = ReportBuilder(
+        CheckContext.build(TABLE, get_ruleset("brasileira")), {"A": "left", "B": "right"}, "t", 30.0
+    )
+    e = {"format": "event/1", "t": 1.0, "frame": 30, "type": kind, "team": None, "piece": None,
+         "holds": True, "margin_mm": None, "article": "", "evidence": evidence}  # fmt: skip
+    rep.add_event(e, None, None)
+    assert rep.teams["A"] == a_side

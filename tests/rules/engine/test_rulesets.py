@@ -536,6 +536,84 @@ def test_mesa_posta_clock_runs_only_while_the_ball_rolls() -> None:
     assert not find(run("mesa-posta", _rolling(28, then_out=False), half_s=1.0), "time_up")
 
 
+def _second_half(
+    changed: bool,
+    keeper_a_x: float | None = None,
+    places: dict[str, tuple[float, float]] | None = None,
+) -> Script:
+    """Mesa-posta's first half runs out (as ``_rolling``); B kicks the second half off and
+    sends the ball over A's goal line outside the posts. ``changed``: the coaches changed ends
+    at the break (the pieces turned round the halfway line); ``keeper_a_x``: A's keeper stands
+    that far (mm) from the centre towards B's goal instead; ``places``: pieces put elsewhere."""
+    s = roster(
+        ("A6", "A", "button", -600.0, 0.0),
+        ("B10", "B", "button", 300.0, -300.0),
+        ("ball", "", "ball", -560.0, 0.0),
+    )
+    s.rest(3)
+    lance(s, "A6", (0.0, 300.0), steps=40)
+    s.place("A6", (-40.0, 300.0))
+    s.rest(2)
+    lance(s, "A6", (0.0, 712.0))  # out: the half ends
+    a_side = 1.0 if changed else -1.0  # +x: A defends the right goal
+    for pid in ("A1", "B1", "A2", "B2"):
+        x, y = s.xy[s.index(pid)]
+        s.place(pid, (abs(float(x)) * (a_side if pid[0] == "A" else -a_side), float(y)))
+    s.place("A6", (400.0 * a_side, 300.0))
+    if keeper_a_x is not None:
+        s.place("A1", (-keeper_a_x * a_side, 0.0))
+    s.place("B10", (-45.0 * a_side, 0.0))
+    s.place("ball", (0.0, 0.0))
+    for pid, xy in (places or {}).items():
+        s.place(pid, xy)
+    s.rest(3)
+    lance(s, "B10", (1015.0 * a_side, 400.0), steps=20)
+    return s
+
+
+@pytest.mark.parametrize(
+    ("changed", "keeper_a_x", "read_from"),
+    [
+        (False, None, "goalkeepers"),  # a friendly that stayed where it was
+        (True, None, "goalkeepers"),  # the texts' change of ends
+        (False, 300.0, "pieces"),  # A's keeper out in B's half: the teams' means tell
+        (True, 300.0, "pieces"),
+    ],
+)
+def test_second_half_ends_are_read_at_its_kick_off(
+    changed: bool, keeper_a_x: float | None, read_from: str
+) -> None:
+    """003 (a outra equipa começa a segunda): the engine assumes the change of ends the texts
+    prescribe until the second half's kick-off, where the goalkeepers (or each team's pieces)
+    show the ends; a ball B sends over A's goal line outside the posts is A's goal kick."""
+    events = run("mesa-posta", _second_half(changed, keeper_a_x), half_s=1.0, kick_off=True)
+    (half,) = find(events, "half_time")
+    assert half["evidence"]["teams"] == {"A": "right", "B": "left"}  # the texts' assumption
+    (ends,) = find(events, "ends")
+    side = "right" if changed else "left"
+    assert ends["evidence"]["teams"]["A"] == side
+    assert ends["evidence"]["read_from"] == read_from
+    assert ends["evidence"]["changed_ends"] is changed
+    assert ends["frame"] > half["frame"]
+    outs = find(events, "ball_out")
+    assert outs[-1]["frame"] > ends["frame"]
+    assert outs[-1]["evidence"]["restart"] == "goal_kick"
+    assert outs[-1]["team"] == "A"
+
+
+def test_second_half_ends_stay_assumed_when_nothing_tells() -> None:
+    """Both keepers and both teams' pieces on one half at the kick-off: the ends cannot be
+    read; the texts' change of ends stays and the event says it was assumed."""
+    s = _second_half(
+        False, places={"A1": (300.0, 0.0), "A2": (500.0, -400.0), "A6": (400.0, 300.0)}
+    )
+    events = run("mesa-posta", s, half_s=1.0, kick_off=True)
+    (ends,) = find(events, "ends")
+    assert ends["evidence"]["read_from"] == "assumed"
+    assert ends["evidence"]["teams"] == {"A": "right", "B": "left"}
+    assert ends["evidence"]["as_assumed"] is True
+
+
 def test_wall_clock_half_ends_when_the_lance_is_over() -> None:
     """000 Art. 8 / REGRA 7: the alarm during a lance lets it finish; sides swap."""
     s = _rolling(40, then_out=False)
