@@ -183,6 +183,13 @@ def events_run(
             shutil.rmtree(clip / "analysis", ignore_errors=True)
         done = {"n": 0}
         latency: list[int] = []
+        late: list[tuple[int, str, int]] = []  # (frames late, type, frame) over 2 frames
+
+        def on_event(e: dict[str, Any]) -> None:
+            latency.append(done["n"] - e["frame"])
+            if latency[-1] > 2:
+                late.append((latency[-1], str(e["type"]), int(e["frame"])))
+
         kids = resource.getrusage(resource.RUSAGE_CHILDREN)
         t0, c0 = time.perf_counter(), time.process_time()
         s = analyze(
@@ -191,7 +198,7 @@ def events_run(
             rules,
             write_video=False,
             progress=lambda n, _: done.__setitem__("n", n),
-            on_event=lambda e: latency.append(done["n"] - e["frame"]),
+            on_event=on_event,
         )
         wall, cpu = time.perf_counter() - t0, time.process_time() - c0
         after = resource.getrusage(resource.RUSAGE_CHILDREN)  # the detector's process
@@ -211,6 +218,7 @@ def events_run(
         "latency_max": max(latency, default=0),
         "latency_over_2": sum(1 for x in latency if x > 2),
         "events": len(latency),
+        "late": sorted(late, reverse=True),
         "camera": s.camera,
     }
 
@@ -241,8 +249,12 @@ def report(
         + " | events written > 2 frames late | CPU ms/frame |",
         "| --- | ---: | " + " | ".join("---" for _ in SCORED) + " | ---: | ---: |",
     ]
+    late_lines = []
     for r in rules:
         ev = events_run(r, seconds, seed, clip_dir)
+        if ev["late"]:
+            worst = ", ".join(f"{k} {f} (+{n})" for n, k, f in ev["late"][:12])
+            late_lines.append(f"- {r}, written > 2 frames late (worst first): {worst}")
         cells = []
         for k in SCORED:
             t, e, m = ev["scores"][k]
@@ -252,6 +264,7 @@ def report(
         lines.append(
             f"| {r} | {ev['frames']} | " + " | ".join(cells) + f" | {late} | {cpu_ms:.0f} |"
         )
+    lines += ["", *late_lines] if late_lines else []
     lines += [
         "",
         "Targets (issue 6): precision and recall >= 98% for goal, ball_out, foul, touch and "
