@@ -513,7 +513,11 @@ class Tracker:
         # A rival is a frozen team-mate, or one a hand covers now that was not seen last frame
         # (an arm over a piece often hides it before the hand's outline reaches it: it coasts
         # unseen a few frames, then the flick comes from under the hand).
-        under = hid | (self.covered[act] & (self.status[act] == PREDICTED))
+        # So is a team-mate unseen for a few frames with no hand's outline over it: lifted by a
+        # hand the outline missed, it may be the one put down here (nacional's ten minutes,
+        # frame 13234: A8 set down 650 mm off went to A11, frozen under the arm)
+        unseen_long = elapsed * cfg.fps > _UNSEEN_REST_FRAMES + 0.5
+        under = hid | ((self.covered[act] | unseen_long) & (self.status[act] == PREDICTED))
         defer = np.zeros(len(tri), dtype=bool)
         for m in np.flatnonzero(~near):
             own = act[tri[m]]

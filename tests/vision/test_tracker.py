@@ -297,6 +297,40 @@ def test_a_team_mate_the_carrying_hand_passed_over_is_found_again_at_its_own_pla
     assert id_at(tf, *dest) == ida
 
 
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+@pytest.mark.parametrize("lift_covered", [False, True])
+def test_a_piece_set_down_while_an_arm_covers_a_team_mate_is_the_carried_one(
+    seed: int, lift_covered: bool
+) -> None:
+    """Ten minutes of nacional (seed 31), frame 13234: a coach lifts A8 (its track coasting:
+    the hand's outline missed it) and sets it down 650 mm away while the arm lies over A11,
+    frozen. The piece set down went to the frozen A11 (the hand had swept the spot), and A8's
+    coasting track took A11's place when the arm left: ids swapped, touches lost.
+    ``lift_covered``: the hand's outline covered A8 as it was lifted (frozen too)."""
+    rng = np.random.default_rng(seed)
+    rows = roster_rows()
+    a, b = rows[4], rows[9]  # two A buttons 500 mm apart
+    tr = Tracker()
+    tf = tr.update(dets(rows, 0, rng))
+    ida, idb = id_at(tf, a[2], a[3]), id_at(tf, b[2], b[3])
+    rest = [r for r in rows if r not in (a, b)]
+    start = np.array([a[2], a[3]]) + (0.0 if lift_covered else 110.0)
+    dest = np.array([b[2] - 100.0, b[3] + 500.0])  # 510 mm from b, 650 mm from a
+    arm = square(b[2], b[3] + 10.0, 50.0)
+    for f in range(1, 22):
+        u = min(f / 10.0, 1.0)
+        hands = [arm] if 3 <= f < 16 else []
+        if f <= 10:
+            hands.append(square(*(start + u * (dest - start)), 55.0))
+        seen = [] if 3 <= f < 16 else [b]
+        if f > 10:
+            seen.append(("button", "A", *dest))
+        tf = tr.update(dets(rest + seen, f, rng, hands=hands))
+        if f > 11:
+            assert id_at(tf, *dest) == ida, f"frame {f}"
+    assert id_at(tf, b[2], b[3]) == idb
+
+
 @pytest.mark.parametrize("seed", [0, 1, 2])
 @pytest.mark.parametrize(("misread", "offset_mm", "b_keeps_it"), [
     ("A", 0.0, True),  # its colours tinted by the arm: still B's own place
