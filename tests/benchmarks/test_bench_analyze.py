@@ -1,0 +1,43 @@
+"""bench_analyze's split of the late events: late with the ball or its piece out of sight
+meanwhile (a hit under a hand known when the ball comes out), or late with all in sight."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from benchmarks.bench_analyze import _late_while_unseen
+
+
+def _tracks(tmp_path: Path, unseen: set[tuple[int, str]]) -> Path:
+    p = tmp_path / "tracks.csv"
+    rows = ["frame,t,id,team,kind,x,y,vx,vy,moving,status"]
+    for f in range(100, 110):
+        for pid in ("A7", "B3", "ball"):
+            status = "hidden" if (f, pid) in unseen else "seen"
+            rows.append(f"{f},{f / 30:.4f},{pid},{pid[0]},button,0,0,0,0,0,{status}")
+    p.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    return p
+
+
+@pytest.mark.parametrize(
+    ("unseen", "piece", "expected"),
+    [
+        ({(102, "ball")}, "A7", 1),  # the ball unseen a frame after the hit
+        ({(101, "A7")}, "A7", 1),  # the striker under a hand
+        ({(101, "B3")}, "A7", 0),  # another piece unseen: no excuse
+        (set(), "A7", 0),  # all in sight: late for nothing
+        ({(105, "ball")}, "A7", 0),  # unseen only once it was written
+        ({(102, "ball")}, "", 1),  # an event without a piece (a goal): the ball alone
+    ],
+)
+def test_late_events_are_split_by_what_the_camera_saw_meanwhile(
+    tmp_path: Path, unseen: set[tuple[int, str]], piece: str, expected: int
+) -> None:
+    late = [(4, "touch", 101, piece, 105)]  # frame 101, written when 105 frames were judged
+    assert _late_while_unseen(_tracks(tmp_path, unseen), late) == expected
+
+
+def test_no_late_events_reads_nothing(tmp_path: Path) -> None:
+    assert _late_while_unseen(tmp_path / "absent.csv", []) == 0
