@@ -633,6 +633,14 @@ class Tracker:
                 # hand that covered it went on; its place is 'occupied' by itself)
                 home = back < 10.0
                 cost[m, col] = back + np.where(vacated | home, 0.0, 1e4)
+        # A piece seen again on the very place a rival rested is that rival (discs never
+        # overlap): no other sighting is it, however well a flick from there would explain one
+        # (nacional's ten minutes, frame 12366: a fit in a carrying hand, then the carried A4
+        # set down, read as A2 flicked from under the arm in the frame A2 showed on its place)
+        for m, (_, w_xy, rivals, origin, _) in enumerate(found):
+            home = np.hypot(*(w_xy - origin).T) < 10.0
+            others = np.arange(len(found)) != m
+            cost[np.ix_(others, np.searchsorted(tracks, rivals[home]))] = _BIG
         rows, cols = linear_sum_assignment(cost)
         for m, k in zip(rows, cols, strict=True):
             t_w, w_xy, rivals, origin, j = found[m]
