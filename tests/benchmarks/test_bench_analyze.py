@@ -1,5 +1,5 @@
-"""bench_analyze's split of the late events: late with the ball or its piece out of sight
-meanwhile (a hit under a hand known when the ball comes out), or late with all in sight."""
+"""bench_analyze's split of the late events: written within 2 frames of the camera seeing the
+ball and the piece again (a hit under a hand, known when the ball comes out), or later."""
 
 from __future__ import annotations
 
@@ -24,12 +24,12 @@ def _tracks(tmp_path: Path, unseen: set[tuple[int, str]]) -> Path:
 @pytest.mark.parametrize(
     ("unseen", "piece", "expected"),
     [
-        ({(102, "ball")}, "A7", 1),  # the ball unseen a frame after the hit
-        ({(101, "A7")}, "A7", 1),  # the striker under a hand
-        ({(101, "B3")}, "A7", 0),  # another piece unseen: no excuse
+        ({(102, "ball"), (103, "ball")}, "A7", 1),  # the ball seen again 2 frames before
+        ({(101, "A7")}, "A7", 0),  # the striker seen again 3 frames before it was written
+        ({(102, "B3")}, "A7", 0),  # another piece unseen: no excuse
         (set(), "A7", 0),  # all in sight: late for nothing
         ({(105, "ball")}, "A7", 0),  # unseen only once it was written
-        ({(102, "ball")}, "", 1),  # an event without a piece (a goal): the ball alone
+        ({(103, "ball")}, "", 1),  # an event without a piece (a goal): the ball alone
     ],
 )
 def test_late_events_are_split_by_what_the_camera_saw_meanwhile(
