@@ -786,9 +786,15 @@ class ContactFinder:
             (left * v_post).sum(1) / np.maximum((v_post * v_post).sum(1), 1e-12), 0.0, 1.0
         )
         off = np.hypot(*(left - along[:, None] * v_post).T)
+        # (at rest by the tracker too, and seen where it went: a ball track coasting on a
+        # false ball, found again on the real one, jumps from a 'rest' it never had -
+        # nacional 3402)
         spoiled = (
             (self.kind == "ball")
             & ok
+            & ~self._moving[0]
+            & ~self._moving[1]
+            & self._hist[-2][4]
             & (np.hypot(*v_pre.T) < _REST_MM_S)
             & (np.hypot(*left.T) >= 3.0 * _REST_MM_S)
             & (off > 0.5 * np.hypot(*left.T))

@@ -668,3 +668,28 @@ def test_a_ball_struck_from_rest_into_a_neighbour_is_touched_by_its_striker(
     first = next(c for c in hits if c.a == "A10" and c.kind == "piece-ball")
     assert first.frame in (7319, 7320) and abs(first.t - 7319 / FPS) < 1.0 / FPS, touches
     assert ("A9", 7321) in touches
+
+
+# nacional's ten minutes, frames 3394-3407, as tracked: the ball at rest on the goal area's
+# edge, its track misled for a frame to a fit 60 mm off (beside a hand), coasting there as
+# 'moving', then found again on the real ball, which never moved; A2 passes by.
+_A2_3394 = [(-820.96, -0.52)] * 4 + [(-959.43, -41.51)] * 4 + [
+    (-1013.46, -56.19), (-1016.39, -54.13), (-1018.02, -52.30), (-1019.64, -50.75),
+    (-1021.06, -49.56), (-1021.66, -48.74)]  # fmt: skip
+_BALL_3394 = [(-970.2, -99.9)] * 4 + [(-999.27, -47.84)] * 4 + [(-970.22, -99.97)] * 6
+
+
+def test_a_ball_track_found_again_off_a_false_ball_is_not_struck_from_rest() -> None:
+    """The failure row of the ball struck from rest into a neighbour: a jump from a place the
+    track coasted on ('moving', predicted) is no step of a ball leaving its rest (a false
+    touch of A2 at 3402, 1.9 m/s, after the frame-7319 rule was first written)."""
+    ids = np.array(["A2", "B8", "ball"])
+    finder = ContactFinder(ids, KIND, SIZE, np.zeros(3), max_speed_mm_s=VMAX)
+    hits: list[TrackContact] = []
+    seen = [True] * 4 + [True, False, False, False] + [True] * 6
+    for k in range(len(_BALL_3394)):
+        xy = np.array([_A2_3394[k], (300.0, -200.0), _BALL_3394[k]])
+        moving = np.array([k >= 8, False, 4 <= k < 12])
+        hits += finder.push(3394 + k, (3394 + k) / FPS, xy, np.ones(3, bool), moving,
+                            seen=np.array([True, True, seen[k]]))  # fmt: skip
+    assert [c for c in hits if c.kind == "piece-ball"] == []
