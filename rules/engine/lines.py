@@ -8,7 +8,10 @@ checks of :mod:`rules.checks.ball_lines`:
   ("ultrapassar inteiramente a linha de fundo, por dentro da baliza": a ball that went in
   past the post's inner face and is seen a frame later a hair wide of it, in the net's side),
   its step straight between them (no post or rail turned it that frame: a ball off
-  the post and wholly past the line beside it is out, 000 REGRA 9 A);
+  the post and wholly past the line beside it is out, 000 REGRA 9 A); and out, not a goal,
+  when it was wide of the post where it crossed and is seen a hair inside it past the line.
+  Where a post turned it on the step, or it went unseen (a goalkeeper's touch), where it
+  crossed is found back along its path after: its step to the next frame it is seen;
 - out (000 REGRA 9 A, Art. 14; 001 Art. XXXIV, where touching the touchline is out): the
   ball wholly beyond the boundary. Where touching is out, a throw-in is still taken "com a
   bola rigorosamente sobre a linha" (001 Art. XXXIV § 2): a ball that starts a lance on the
@@ -257,24 +260,21 @@ class LineJudge:
             sure = self._confirmed(kind, ahead, r)
         if kind in ("goal", "out") and sure:
             line = f"goal_{where}" if kind == "goal" else where
-            if kind == "out" and line.startswith("goal") and not turned:
-                # Wholly past the line between two frames: where was it when it got there?
-                posts = self._posts_at_crossing(b0, b1, line, r)
-                if posts is not None and posts >= 0.0:
-                    side = line.split("_")[1]
-                    depth = float(goal_margins(b1, r, self.field, side)[0][0])
-                    return self._dated(
-                        LineCall(
-                            "goal",
-                            line,
-                            min(depth, posts),
-                            b1,
-                            self._crossing(b0, b1, line, r),
-                            sigma_mm=sigma,
-                        ),
-                        since,
-                        cur,
-                    )
+            crossed = (
+                self._crossed(b0, b1, cur, ahead, since, turned, line, r)
+                if line.startswith("goal")
+                else None
+            )
+            if crossed is not None and (kind == "goal") != (crossed[0] >= 0.0):
+                # Wholly past the line between frames, the posts say otherwise where it got
+                # there: a ball in past the post's inner face seen a hair wide of it (a goal),
+                # or one wide of the post when it crossed seen a hair inside it (out)
+                posts, at, grow = crossed
+                side = line.split("_")[1]
+                depth = float(goal_margins(b1, r, self.field, side)[0][0])
+                kind, held = ("goal", posts) if posts >= 0.0 else ("out", -posts)
+                call = LineCall(kind, line, min(depth, held), b1, at, sigma_mm=sigma * grow)
+                return self._dated(call, since, cur)
             call = LineCall(kind, line, margin, b1, self._crossing(b0, b1, line, r), sigma_mm=sigma)
             return self._dated(call, since, cur)
         bounce = self._rail_bounce(prev, cur) if prev.present[bi] else None
@@ -313,6 +313,49 @@ class LineJudge:
             if held:
                 return replace(call, frame=f, t_s=t0 + a * (cur.t_s - t0))
         return call
+
+    def _crossed(
+        self,
+        b0: tuple[float, float],
+        b1: tuple[float, float],
+        cur: FrameState,
+        ahead: list[FrameState],
+        since: tuple[int, float, tuple[float, float]] | None,
+        turned: bool,
+        line: str,
+        r: float,
+    ) -> tuple[float, tuple[float, float], float] | None:
+        """Where the ball seen wholly past goal line ``line`` at ``b1`` got there: ``(posts
+        margin, centre, sigma factor)``, or None when that is not known.
+
+        Seen on both frames and nothing turned it, on the straight step from ``b0``. Turned on
+        the step (a post, a piece) or unseen since ``since``, on its path after it: back from
+        ``b1`` along its step to the next frame it is seen, if that step runs on into the goal
+        and reaches the line within the frames it could have crossed in (a ball off the post
+        or a goalkeeper and past the line beside it; gaucha's ten minutes, frame 11098). The
+        sigma factor is how much extrapolating back widens the position's uncertainty.
+        """
+        if not turned and since is None:
+            posts = self._posts_at_crossing(b0, b1, line, r)
+            return None if posts is None else (posts, self._crossing(b0, b1, line, r), 1.0)
+        bi = cur.ball_index
+        nxt = next((s for s in ahead if s.present[bi] and s.seen[bi]), None)
+        if nxt is None:
+            return None
+        sign = 1.0 if line == "goal_right" else -1.0
+        k = nxt.frame - cur.frame
+        step = (nxt.ball_xy_mm - np.asarray(b1)) / max(k, 1)
+        deeper = sign * float(step[0])
+        if k < 1 or deeper <= 0.5:
+            return None  # at rest or turned back (the net): no path to run back along
+        back = (sign * b1[0] - (self.field.hl + r)) / deeper  # frames before cur
+        frames = cur.frame - since[0] if since is not None else 1
+        if not 0.0 <= back <= frames:
+            return None
+        at = (b1[0] - back * float(step[0]), b1[1] - back * float(step[1]))
+        g = back / k
+        posts = float(self.field.spec.goal_width / 2.0 - (abs(at[1]) + r))
+        return posts, at, float(np.hypot(1.0 + g, g))
 
     def _posts_at_crossing(
         self, b0: tuple[float, float], b1: tuple[float, float], line: str, r: float

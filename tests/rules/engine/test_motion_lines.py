@@ -377,6 +377,62 @@ def test_a_coasting_ball_is_judged_when_seen_again(unseen: int, called: str) -> 
     assert not find(events, other)
 
 
+def _turned_unseen_past_the_post(drift_mm: float, runs_on: bool) -> Script:
+    """A ball shot along y = 50 toward the right goal (the posts' inner faces at |y| = 73, the
+    line's outer edge at x = 1000, the ball's radius 5), unseen for a frame as a goalkeeper
+    turns it, then seen wholly past the line at (1020, 67.7): 0.3 mm inside the posts. On the
+    frames after it runs on into the goal 15 mm a frame, ``drift_mm`` a frame toward the
+    middle (``runs_on``), or rests where it was seen."""
+    s = Script(
+        brasileira_roster(
+            [
+                ("B1", "B", "goalkeeper", 985.0, 30.0),
+                ("A9", "A", "button", 860.0, 50.0),
+                ("ball", "", "ball", 900.0, 50.0),
+            ]
+        )
+    )
+    s.rest(3)
+    s.move(
+        {"A9": (0, 1, (867.0, 50.0)), "ball": (0, 2, (960.0, 50.0))},
+        {1: [("A9", "ball", "piece-ball")]},
+    )
+    first = len(s.frames)
+    s.move({"ball": (0, 2, (1020.0, 67.7))})
+    if runs_on:
+        s.move({"ball": (0, 2, (1050.0, 67.7 - 2.0 * drift_mm))})
+    s.rest(4)
+    return _ball_unseen(s, range(first, first + 1))
+
+
+@pytest.mark.parametrize(
+    ("drift_mm", "runs_on", "called", "margin_mm"),
+    [
+        # ran back along its path to the line: 68.3 there, 0.3 mm wide of the post
+        (0.6, True, "ball_out", 0.3),
+        (0.0, True, "goal", 0.3),  # straight in along y = 67.7: in as seen
+        (-0.6, True, "goal", 0.3),  # drifting out: further in where it crossed, seen 0.3 in
+        (0.6, False, "goal", 0.3),  # no path after it (at rest): judged where it was seen
+    ],
+)
+def test_a_ball_turned_unseen_is_judged_where_its_path_after_crossed_the_line(
+    drift_mm: float, runs_on: bool, called: str, margin_mm: float
+) -> None:
+    """000 REGRA 10 / REGRA 9 A: the goal is the ball wholly past the line between the posts
+    where it went past it. A ball turned unseen by a goalkeeper is judged back along its path
+    after the turn (gaucha's ten minutes, frame 11098: off the goalkeeper, 0.4 mm wide of the
+    post at the line and seen a frame later 0.3 mm inside it, called a goal)."""
+    s = _turned_unseen_past_the_post(drift_mm, runs_on)
+    events = run("brasileira", s, lag_frames=2, noise_mm=0.5, settle_frames=3)
+    (call,) = find(events, called)
+    other = "goal" if called == "ball_out" else "ball_out"
+    assert not find(events, other)
+    assert call["margin_mm"] == pytest.approx(margin_mm, abs=0.02)
+    if called == "ball_out":
+        assert call["evidence"]["restart"] == "goal_kick"
+        assert call["evidence"]["too_close"]  # 0.3 mm, extrapolated: inside twice its sigma
+
+
 def _kick_under_a_hand(flicked_at: tuple[float, float]) -> Script:
     """B rests its ball by its own goal (a goal kick) under its coach's hand; the ball is next
     seen already in the goal (70 mm in a frame, not yet flagged moving: a tracker's flag lags),
