@@ -914,6 +914,14 @@ class ContactFinder:
         t_hit = np.where(w > self.min_dv**2, t1 + tau, t_hit)
         # a change at the very end of the interval is the next interval's hit
         late = (w > self.min_dv**2) & (tau > 0.95 * dt_b)
+        # ... unless that interval cannot take it: touching at frame k and not closing in
+        # over it, it sees no hit (brasileira's ten minutes, frame 12175: a button grazing the
+        # kick-off ball late in the frame, the ball's start held back by the tracker's rest;
+        # found three frames late, when the ball was called moving)
+        gap2 = self._gap(i, j, x2[i], x2[j])
+        n2 = self._normals(i, j, x2[i], x2[j])
+        closing_next = -((left[j] - left[i]) * n2).sum(1)
+        late &= ~((gap2 <= self.tol_mm) & (closing_next <= need / 2.0) & has_pre)
         # ... or both at rest, side by side, and both set going: a piece flicked into the
         # neighbour it rested against (gaucha's ten minutes, frame 1323: a foul; a piece
         # flicked away from its neighbour leaves it where it was)

@@ -438,6 +438,34 @@ def test_a_ball_grazed_by_a_fast_piece_is_touched(seed: int, inside_mm: float, l
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("inside_mm", [0.3, 1.0])
+@pytest.mark.parametrize("late", [0.96, 0.99])
+def test_a_graze_at_the_end_of_a_frame_is_found_a_frame_after_it(
+    seed: int, inside_mm: float, late: float
+) -> None:
+    """The graze comes at the very end of the frame interval, so the ball's own change reads
+    as the next interval's; there the piece is past it, touching and not closing in, and no
+    hit shows. The tracker calls the ball moving three frames late (brasileira's ten minutes,
+    frame 12175: the kick-off's ball grazed, its touch written three frames late): the hit is
+    this interval's, reported with the next frame, within a frame of when it happened."""
+    rng = np.random.default_rng(seed)
+    t_hit = (7.0 + late) / FPS
+    paths = _grazed(inside_mm, t_hit)
+    finder = ContactFinder(IDS, KIND, SIZE + np.array([[0.86, 0.86], [0, 0], [0, 0]]), np.zeros(3),
+                           max_speed_mm_s=VMAX)  # fmt: skip
+    found: list[tuple[int, TrackContact]] = []
+    for k, xy in enumerate(paths):
+        noisy = xy + rng.normal(0.0, 0.1, xy.shape)
+        moving = np.array([True, False, k >= 11])
+        found += [(k, c) for c in finder.push(k, k / FPS, noisy, np.ones(3, bool), moving)]
+    hits = [(k, c) for k, c in found if {c.a, c.b} == {"A7", "ball"}]
+    assert len(hits) == 1
+    ((k, c),) = hits
+    assert k <= 9  # pushed with frame 9: the frame after the hit's
+    assert abs(c.t - t_hit) * FPS <= 1.0
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
 @pytest.mark.parametrize(("b8_v", "found"), [((1150.0, 0.0), 1), ((0.0, 0.0), 0)])
 def test_a_piece_flicked_into_the_neighbour_it_rested_against_hits_it(
     seed: int, b8_v: tuple[float, float], found: int
