@@ -56,6 +56,8 @@ class Outcome:
     calibrated: bool
     errors: dict[str, list[float]] = field(default_factory=lambda: {k: [] for k in KINDS})
     sigmas: dict[str, list[float]] = field(default_factory=lambda: {k: [] for k in KINDS})
+    # detected minus true size (mm): a button's diameter, a goalkeeper's length
+    size_errors: dict[str, list[float]] = field(default_factory=lambda: {k: [] for k in KINDS})
     missed: dict[str, list[str]] = field(default_factory=lambda: {k: [] for k in KINDS})
     false: dict[str, int] = field(default_factory=lambda: dict.fromkeys(KINDS, 0))
     visible: dict[str, int] = field(default_factory=lambda: dict.fromkeys(KINDS, 0))
@@ -166,6 +168,8 @@ def run_case(seed: int, frames: list[FrameTruth], verbose: bool = False) -> Outc
         for i, j in zip(a[ok], b[ok], strict=True):
             out.errors[kind].append(float(cost[i, j]))
             out.sigmas[kind].append(float(det.sigma_mm[di[j]]))
+            if det.size_mm[di[j], 0] > 0:
+                out.size_errors[kind].append(float(det.size_mm[di[j], 0] - p.size_mm[ti[i], 0]))
             if kind != "ball":
                 pairs.append((str(p.team[ti[i]]), str(det.team[di[j]])))
         for i in range(len(ti)):
@@ -256,6 +260,14 @@ def report(n: int = 60, seed: int = 500, verbose: bool = False) -> list[str]:
         lines.append(
             f"| {kind} footprint error: median / p95 / max | {_pct(e, 50):.3f} / "
             f"{_pct(e, 95):.3f} / {max(e, default=math.nan):.2f} mm | {target[kind]} |"
+        )
+    for kind, what in (("button", "diameter"), ("goalkeeper", "length")):
+        # edge-to-edge measurements (6 cm distances, the gabarito, contacts) take the sizes
+        # too: a diameter 1 mm too large puts every edge of the piece 0.5 mm too far out
+        d = [x for o in outs for x in o.size_errors[kind]]
+        lines.append(
+            f"| {kind} {what} error (detected - true): median / p5 / p95 | "
+            f"{_pct(d, 50):+.2f} / {_pct(d, 5):+.2f} / {_pct(d, 95):+.2f} mm | |"
         )
     for kind in KINDS:
         err = np.array([x for o in outs for x in o.errors[kind]])
