@@ -20,6 +20,12 @@ match rendered into DIR, or the one already there analysed: a 10-minute match re
 620 s of CPU, which need not be spent twice). The truth events are always recomputed from the
 simulator by the current code's perfect referee (seconds, not the render), never read from an
 older clip's ``events.jsonl``.
+
+A ``--clip`` run keeps what the rule engine was fed in ``DIR/analysis/engine_in.npz``
+(:mod:`rules.engine.inputs`); ``--clip DIR --replay`` feeds it to this code's engine under
+``--rules`` (any rule set: the recorded tracks are the video's) and scores it the same way, in
+seconds, without analysing the video again: for changes to ``rules`` only (a change to vision
+needs the video analysed again). No CPU figure then.
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import math
 import os
 import resource
 import shutil
@@ -53,6 +60,8 @@ SECONDS = 30.0
 SPEED_SECONDS = 30.0
 SEED = 21
 RESOLUTION = (1920, 1080)
+#: the engine inputs a --clip run keeps in DIR/analysis (rules.engine.inputs), for --replay
+INPUTS = "engine_in.npz"
 
 
 def _render(
@@ -203,6 +212,7 @@ def events_run(
             write_video=False,
             progress=lambda n, _: done.__setitem__("n", n),
             on_event=on_event,
+            record_inputs=clip / "analysis" / INPUTS if clip_dir is not None else None,
         )
         wall, cpu = time.perf_counter() - t0, time.process_time() - c0
         after = resource.getrusage(resource.RUSAGE_CHILDREN)  # the detector's process
@@ -229,6 +239,54 @@ def events_run(
     }
 
 
+def replay_run(rules: str, seconds: float, seed: int, clip: Path) -> dict[str, Any]:
+    """:func:`events_run`'s figures from the engine inputs an earlier run recorded in ``clip``
+    (``analysis/engine_in.npz``), fed to this code's engine under ``rules`` (the same video
+    serves every rule set on its table): no video analysed, so no CPU figure. The latency is
+    the frames fed between an event's frame and the call that decided it, as events_run
+    counts it."""
+    from rules.engine.inputs import replay
+
+    path = clip / "analysis" / INPUTS
+    if not path.is_file():
+        raise ClipMismatch(f"{path}: no recorded engine inputs (run with --clip first)")
+    states, truth = _truth(rules, seconds, seed, clip)
+    out = clip / f"replay-{rules}"
+    out.mkdir(exist_ok=True)
+    pairs = replay(path, rules)
+    found = [e for e, _ in pairs]
+    with open(out / "events.jsonl", "w", encoding="utf-8") as fh:
+        fh.writelines(json.dumps(e) + "\n" for e in found)
+    latency = [written - int(e["frame"]) for e, written in pairs]
+    late = [
+        (n, str(e["type"]), int(e["frame"]), e.get("piece") or "", written)
+        for (e, written), n in zip(pairs, latency, strict=True)
+        if n > 2
+    ]
+    tracks = clip / "analysis" / "tracks.csv"
+    id_map = id_map_from_tracks(tracks, states)
+    scores = {k: score(truth, found, k, 2, id_map) for k in SCORED}
+    return {
+        "rules": rules,
+        "frames": _frames_fed(path),
+        "wall_s": math.nan,
+        "cpu_s": math.nan,
+        "scores": {k: (v.truth, v.engine, v.matched) for k, v in scores.items()},
+        "latency_max": max(latency, default=0),
+        "latency_over_2": len(late),
+        "events": len(latency),
+        "late": sorted(late, reverse=True),
+        "late_unseen": _late_while_unseen(tracks, late),
+        "camera": "recorded",
+    }
+
+
+def _frames_fed(path: Path) -> int:
+    from rules.engine.inputs import load_inputs
+
+    return len(load_inputs(path)[1])
+
+
 def _pct(m: int, n: int) -> str:
     return f"{m}/{n}" if n else "-"
 
@@ -239,6 +297,7 @@ def report(
     rules: tuple[str, ...] = RULES,
     seed: int = SEED,
     clip_dir: Path | None = None,
+    replayed: bool = False,
 ) -> list[str]:
     lines = ["## `botao analyze` end to end (issue 6)", ""]
     if speed_seconds > 0:
@@ -258,7 +317,11 @@ def report(
     ]
     late_lines = []
     for r in rules:
-        ev = events_run(r, seconds, seed, clip_dir)
+        ev = (
+            replay_run(r, seconds, seed, clip_dir)
+            if replayed and clip_dir is not None
+            else events_run(r, seconds, seed, clip_dir)
+        )
         if ev["late"]:
             worst = ", ".join(f"{k} {f} (+{n})" for n, k, f, _, _ in ev["late"][:12])
             late_lines.append(f"- {r}, written > 2 frames late (worst first): {worst}")
@@ -266,7 +329,7 @@ def report(
         for k in SCORED:
             t, e, m = ev["scores"][k]
             cells.append(f"{_pct(m, t)}, {_pct(m, e)}")
-        cpu_ms = 1000 * ev["cpu_s"] / max(ev["frames"], 1)
+        cpu_ms = 1000 * ev["cpu_s"] / max(ev["frames"], 1)  # nan: replayed
         late = (
             f"{ev['latency_over_2']} of {ev['events']} (max {ev['latency_max']}; "
             f"{ev['latency_over_2'] - ev['late_unseen']} > 2 frames after both were in sight)"
@@ -343,6 +406,11 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--seed", type=int, default=SEED)
     ap.add_argument("--clip", type=Path, help="one rule set: render into / analyse from DIR")
     ap.add_argument("--speed-run", nargs=2, metavar=("VIDEO", "MODE"))
+    ap.add_argument(
+        "--replay",
+        action="store_true",
+        help="with --clip: this code's engine on the inputs the last --clip run recorded",
+    )
     a = ap.parse_args(argv)
     if a.speed_run:
         print(json.dumps(speed_run(Path(a.speed_run[0]), a.speed_run[1])))
@@ -351,8 +419,11 @@ def main(argv: list[str]) -> int:
     if a.clip is not None and len(rules) != 1:
         print("bench_analyze: --clip takes one --rules", file=sys.stderr)
         return 2
+    if a.replay and a.clip is None:
+        print("bench_analyze: --replay needs --clip DIR", file=sys.stderr)
+        return 2
     try:
-        print("\n".join(report(a.seconds, a.speed_seconds, rules, a.seed, a.clip)))
+        print("\n".join(report(a.seconds, a.speed_seconds, rules, a.seed, a.clip, a.replay)))
     except ClipMismatch as exc:
         print(f"bench_analyze: {exc}", file=sys.stderr)
         return 2

@@ -55,6 +55,7 @@ from rules.engine import (
     RuleEngine,
     load_annotations,
 )
+from rules.engine.inputs import InputRecorder
 from rules.rulesets import get_ruleset
 from simulator.video import VideoWriter
 from vision.detect_worker import DetectorWorker, WorkerError
@@ -251,6 +252,7 @@ class Referee:
         learn: list[U8] | None = None,
         on_event: Callable[[Event], None] | None = None,
         worker: DetectorWorker | None = None,
+        record_inputs: bool = False,
     ) -> None:
         from vision.detect import Detector
 
@@ -260,6 +262,9 @@ class Referee:
         config = TrackerConfig(fps=fps, spots_mm=FieldModel(table).restart_spots())
         self.teams = dict(config.teams)
         self.engine = RuleEngine(table, rules.name, self.teams, annotations, options)
+        # what the engine is fed, kept for replays (rules.engine.inputs): fed through it
+        self.recorder = InputRecorder(self.engine) if record_inputs else None
+        self._feed: RuleEngine | InputRecorder = self.recorder or self.engine
         # the detector here, or ``worker``'s in a process of its own a few frames ahead of the
         # tracker and the rules (:mod:`vision.detect_worker`: the same detections, beside
         # them); the referee closes it
@@ -436,7 +441,7 @@ class Referee:
         state = state_from_tracks(tf, self.ball_d)
         self.recent.append((k, image, state))
         # the rules first: the camera's events and the tracks' file after the frame's events
-        evs = self.engine.update(state)
+        evs = self._feed.update(state)
         self.emit(evs, image, state)
         self.tracks.write(tf)
         if self.overlay is not None and self.overlay.camera is not f.camera:
@@ -456,7 +461,7 @@ class Referee:
         crossed across the gap (the ball rolled on, hands moved pieces meanwhile); the frames
         the engine held back are decided now. Returns those events (written)."""
         self.tracker.interrupt()
-        evs = self.engine.interrupt()
+        evs = self._feed.interrupt()
         if evs:
             _, image, state = self.recent[-1]
             self.emit(evs, image, state)
@@ -486,7 +491,7 @@ class Referee:
         evs: list[Event] = []
         try:
             if self.recent:
-                evs = self.engine.finish()
+                evs = self._feed.finish()
                 self.emit(evs, self.recent[-1][1], self.recent[-1][2])
         finally:
             if self.worker is not None:
@@ -512,6 +517,7 @@ def analyze(
     progress: Callable[[int, int], None] | None = None,
     on_event: Callable[[Event], None] | None = None,
     detect_ahead: int = 2,
+    record_inputs: str | Path | None = None,
 ) -> AnalyzeSummary:
     """Analyse ``video`` into ``out`` (see the module docstring); returns the summary.
 
@@ -519,7 +525,8 @@ def analyze(
     camera cannot be calibrated from) raises :class:`UsageError`. ``progress(done, total)`` is
     called per frame; ``on_event`` with every event as it is written. ``detect_ahead``: the
     detector runs in a process of its own that many frames ahead of the tracker and the rules
-    (the same detections, on a second core); 0 runs it in this process.
+    (the same detections, on a second core); 0 runs it in this process. ``record_inputs``: a
+    file to keep what the rule engine was fed (:mod:`rules.engine.inputs`, for replays).
     """
     from vision.detect import DetectorError
 
@@ -562,6 +569,7 @@ def analyze(
             learn=learn_frames(source, fps),
             on_event=on_event,
             worker=worker,
+            record_inputs=record_inputs is not None,
         )
     except (DetectorError, WorkerError) as exc:
         if worker is not None:
@@ -582,6 +590,8 @@ def analyze(
         source.damage.stopped = f"stopped at frame {ref.judged}: {exc}"
     finally:
         ref.close()
+    if ref.recorder is not None and record_inputs is not None:
+        ref.recorder.save(record_inputs)
     engine, counts, report = ref.engine, ref.counts, ref.report
     summary.frames = ref.judged
     summary.blind_frames = ref.blind

@@ -41,3 +41,22 @@ def test_late_events_are_split_by_what_the_camera_saw_meanwhile(
 
 def test_no_late_events_reads_nothing(tmp_path: Path) -> None:
     assert _late_while_unseen(tmp_path / "absent.csv", []) == 0
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--replay"], "--replay needs --clip DIR"),
+        (["--replay", "--clip", "{tmp}"], "engine_in.npz: no recorded engine inputs"),
+    ],
+)
+def test_a_replay_without_recorded_inputs_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    from benchmarks.bench_analyze import main
+
+    argv = ["--rules", "brasileira", "--seconds", "1", "--speed-seconds", "0"]
+    argv += [a.replace("{tmp}", str(tmp_path)) for a in args]
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert message in err and len(err.splitlines()) == 1

@@ -172,7 +172,15 @@ def test_detector_in_this_process_gives_the_same_files(
         clip / "camera.json",
         write_video=False,
         detect_ahead=0,
+        record_inputs=tmp_path / "in.npz",
     )
     assert s.frames == int(SECONDS * 30) + 1
     for name in ("events.jsonl", "tracks.csv", "contacts.jsonl"):
         assert (tmp_path / name).read_bytes() == (analysed / name).read_bytes(), name
+    # what the engine was fed, replayed (rules.engine.inputs): the same rule events
+    from rules.engine.events import EVENT_TYPES
+    from rules.engine.inputs import replay
+
+    written = [e for e in _events(analysed / "events.jsonl") if e["type"] in EVENT_TYPES]
+    again = [json.loads(json.dumps(e)) for e, _ in replay(tmp_path / "in.npz")]
+    assert written and again == written
