@@ -941,7 +941,7 @@ class ContactFinder:
             & piece_still
             & (closing >= _STOPPED_CLOSING_MM_S)
             & (np.hypot(*v_post[b_now].T) < _BALL_STILL_MM_S)  # (still while measured)
-            & (self._gap(i, j, x2[i], x2[j]) <= _STOPPED_GAP_MM)
+            & (gap2 <= _STOPPED_GAP_MM)
             & (gap1 > -_STOPPED_GAP_MM)  # (not against it a frame before, but for the fits)
         )
         hit = (((gap1 > self.tol_mm) | approach | both_start) & (dv > need)) | stopped_against
@@ -950,7 +950,7 @@ class ContactFinder:
         # after a hit the bodies part (restitution >= 0): still closing, they meet later
         hit &= u_post > -self.min_dv / 3.0
         # (a spoiled ball's next frame is its next hit's: they parted within this one)
-        closer = self._gap(i, j, x3[i], x3[j]) - self._gap(i, j, x2[i], x2[j]) <= -2.0
+        closer = self._gap(i, j, x3[i], x3[j]) - gap2 <= -2.0
         hit &= ~closer | (spoiled[i] | spoiled[j])
         # a hit on the ball changes the ball's own velocity (it is far the lighter): a piece
         # coming to rest beside a ball that stays where it was did not touch it
