@@ -332,25 +332,32 @@ def _ball_unseen(s: Script, frames: range) -> Script:
     return s
 
 
-def _unseen_turn(unseen: int) -> Script:
-    """A ball shot along y = 70 at 900 mm/s toward the right goal, unseen (predicted straight
-    on by the tracker, the slot present but not seen) for ``unseen`` frames from x = 960, in
-    which its prediction runs wholly past the line wide of the post (|y| + r = 75 > 73); then
-    seen again inside the goal (x = 1030, y = 40): the goalkeeper turned it in, unseen."""
+def _shot_at_the_right_goal(y: float, keeper_xy: tuple[float, float]) -> Script:
+    """B1 at ``keeper_xy``; A9 strikes the ball resting at (900, ``y``), which rolls along
+    ``y`` to x = 960 over two frames (the frames after are the caller's)."""
     s = Script(
         brasileira_roster(
             [
-                ("B1", "B", "goalkeeper", 990.0, 30.0),
-                ("A9", "A", "button", 860.0, 70.0),
-                ("ball", "", "ball", 900.0, 70.0),
+                ("B1", "B", "goalkeeper", *keeper_xy),
+                ("A9", "A", "button", 860.0, y),
+                ("ball", "", "ball", 900.0, y),
             ]
         )
     )
     s.rest(3)
     s.move(
-        {"A9": (0, 1, (867.0, 70.0)), "ball": (0, 2, (960.0, 70.0))},
+        {"A9": (0, 1, (867.0, y)), "ball": (0, 2, (960.0, y))},
         {1: [("A9", "ball", "piece-ball")]},
     )
+    return s
+
+
+def _unseen_turn(unseen: int) -> Script:
+    """A ball shot along y = 70 at 900 mm/s toward the right goal, unseen (predicted straight
+    on by the tracker, the slot present but not seen) for ``unseen`` frames from x = 960, in
+    which its prediction runs wholly past the line wide of the post (|y| + r = 75 > 73); then
+    seen again inside the goal (x = 1030, y = 40): the goalkeeper turned it in, unseen."""
+    s = _shot_at_the_right_goal(70.0, (990.0, 30.0))
     first = len(s.frames)
     s.move({"ball": (0, unseen, (960.0 + 30.0 * unseen, 70.0))})
     s.move({"ball": (0, 1, (1030.0, 40.0))})
@@ -383,20 +390,7 @@ def _turned_unseen_past_the_post(drift_mm: float, runs_on: bool) -> Script:
     turns it, then seen wholly past the line at (1020, 67.7): 0.3 mm inside the posts. On the
     frames after it runs on into the goal 15 mm a frame, ``drift_mm`` a frame toward the
     middle (``runs_on``), or rests where it was seen."""
-    s = Script(
-        brasileira_roster(
-            [
-                ("B1", "B", "goalkeeper", 985.0, 30.0),
-                ("A9", "A", "button", 860.0, 50.0),
-                ("ball", "", "ball", 900.0, 50.0),
-            ]
-        )
-    )
-    s.rest(3)
-    s.move(
-        {"A9": (0, 1, (867.0, 50.0)), "ball": (0, 2, (960.0, 50.0))},
-        {1: [("A9", "ball", "piece-ball")]},
-    )
+    s = _shot_at_the_right_goal(50.0, (985.0, 30.0))
     first = len(s.frames)
     s.move({"ball": (0, 2, (1020.0, 67.7))})
     if runs_on:
