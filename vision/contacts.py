@@ -52,6 +52,9 @@ _STRIKER_GAP_MM = 25.0  # a striker within this of the struck ball (a rail, a po
 # a piece flicked from under its coach's hand covers this much felt before it strikes a
 # neighbour within the frame or two its track stays frozen (1 m/s: 33 mm a frame)
 _HIDDEN_REACH_MM = 40.0
+# a striker's way to where it met the ball may point this far away from the ball's change
+# (mm, plus this fraction of the way): tracking noise, and a rim's friction on the ball
+_APPROACH_SLACK_MM, _APPROACH_COS = 3.0, 0.25
 _WOKE_MM = 10.0  # a frozen piece seen again this far from where it froze has moved
 # a resting piece's fit shifted less than this (a hand's shadow coming near) has not left yet:
 # its start, a frame later, opens the window in which its hidden striker comes out (gaucha's
@@ -302,9 +305,27 @@ class ContactFinder:
             bb = np.full(len(cand), b)
             gap = self._gap(cand, bb, x1[cand], np.broadcast_to(at, (len(cand), 2)))
             behind = ((at - x1[cand]) @ nrm) > 0.0
-            gap = np.where(behind, gap, np.inf)
+            # a hit's impulse is along the line of centres: the striker met the ball a contact
+            # distance behind it along the change, coming from its last known place; a piece
+            # that would have had to move away from the ball to get there struck nothing
+            # (brasileira's ten minutes, frame 14866: A6, flicked from under a hand, struck the
+            # ball and team-mate A4 at once; A4, nearer, was given the touch). The slack: a
+            # rim's friction turning the ball's change up to ~15 degrees off the normal.
+            # From either of its places before the interval: a ball seen late (predicted at
+            # rest a frame) puts the hit in the interval after the striker's pass
+            # (brasileira 12421).
+            half = np.where(self.disc[cand], self.r_mm[cand], self.size_mm[cand, 1] / 2.0)
+            meet = at - nrm * (half + self.r_mm[b])[:, None]
+            towards = np.zeros(len(cand), bool)
+            for x in (x0, x1):
+                to_meet = meet - x[cand]
+                slack = _APPROACH_SLACK_MM + _APPROACH_COS * np.hypot(*to_meet.T)
+                towards |= to_meet @ nrm >= -slack
+            # ... and one under a hand is where it froze, not where the fingers flicked it from
+            reach = np.where(self._ok[1][cand], _STRIKER_GAP_MM, _HIDDEN_REACH_MM)
+            gap = np.where(behind & towards & (gap <= reach), gap, np.inf)
             m = int(np.argmin(gap))
-            if gap[m] > 25.0:
+            if not np.isfinite(gap[m]):
                 continue  # a rail, a post, the net
             a = int(cand[m])
             pair = np.flatnonzero(
