@@ -49,12 +49,18 @@ def team_sizes(
 
     A diameter fitted with the centre trades against it where one side of a piece is seen
     less well; a team's buttons share one size (or the configured one), which pins it.
+
+    A measured size is at most the rule set's button diameter, the largest its text allows
+    (000 Art. 4, 000 REGRA 2, 001 Art. VIII: 60 mm): the fits read a button wide, not narrow
+    (JPEG's and H.264's halved colour resolution blurs a hue's edge outward: +0.9 mm on the
+    ten-minute renders' H.264, +1.8 mm at the median on JPEG stills), so a size over the
+    largest legal one is that bias, not a larger button. A configured size is kept as given.
     """
     if not det.learned or not det.team_diameter:
         for team in {x.team for x in solids if x.team}:
             ds = [x.p[2] for x in solids if x.kind == "button" and x.team == team]
             if len(ds) >= 3 and team not in det._configured_diameter:
-                det.team_diameter[team] = float(np.median(ds))
+                det.team_diameter[team] = min(float(np.median(ds)), det.sizes.button_diameter)
     out = []
     for i, x in enumerate(solids):
         d = det.team_diameter.get(x.team)
