@@ -204,6 +204,10 @@ class EngineBase:
         #: the last frame the ball was seen at rest (the table before a flick seen late)
         self._rest: FrameState | None = None
         self._prev_rows: list[Row] = []
+        # the last frame's hits of one piece on another while no lance was under way, with
+        # the frames they were judged at: a flick is flagged a frame after its first hit
+        # at times, and the lance it then begins owns that hit (RuleEngine._own_first_hits)
+        self._loose_hits: list[tuple[Row, FrameState, FrameState]] = []
         self._gap = False  # frames were not seen before the next one (RuleEngine.interrupt)
         # the contacts of the frames before ``_prev``'s: a piece struck then may be flagged
         # moving only now (STRUCK_FRAMES)

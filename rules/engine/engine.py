@@ -168,8 +168,10 @@ class RuleEngine(BallCalls):
             )
         if flicked is None and not gap:
             flicked = self._hidden_flick(prev, cur, ahead, rows)
+        loose, self._loose_hits = self._loose_hits, []
         if flicked is not None:
             self._start_lance(flicked, prev, cur, sink)
+            self._own_first_hits(loose, sink)
         elif not gap:
             late = self._late_flick(cur, rows)
             if late is not None:
@@ -560,8 +562,26 @@ class RuleEngine(BallCalls):
                 if row[0] < sink.frame:
                     self._late_striker(lance, a, b, t)
                 self._foul_check(lance, a, b, t, prev, cur, sink)
+            else:
+                self._loose_hits.append((row, prev, cur))
             return False
         return kind == "ball-rail"
+
+    def _own_first_hits(
+        self, loose: list[tuple[Row, FrameState, FrameState]], sink: EventSink
+    ) -> None:
+        """The lance just begun owns its piece's hits on others the frame before, when no lance
+        was under way: the tracker flags a flicked piece moving a frame after its start at
+        times, and a piece flicked into the opponent it rested beside hits it at once (gaucha's
+        ten minutes, frame 1323: B9 into A10, 000 REGRA 12 FALTA; its lance began a frame
+        after the hit and the foul was lost). Judged as a hit of the lance would be."""
+        lance = self.lance
+        if lance is None or lance.ended:
+            return
+        for row, prev, cur in loose:
+            _, t, a, b, _ = row
+            if lance.piece in (a, b) and self.in_play:
+                self._foul_check(lance, a, b, t, prev, cur, sink)
 
     def _late_striker(self, lance: Lance, a: str, b: str, t: float) -> None:
         """A hit reported late (beyond the lag) by piece ``a`` on the piece whose start began
