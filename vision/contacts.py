@@ -74,6 +74,7 @@ _KICK_AGREES = 0.5  # cosine: the ball's kick within 60 degrees of the timed lin
 # stopped against it: a touch however small its change
 _STOPPED_CLOSING_MM_S = 15.0
 _STOPPED_GAP_MM = 1.0
+_STEP_BACK_MM = 1.0  # a piece set going steps back no further over a frame (fits' noise)
 
 
 @dataclass(frozen=True)
@@ -947,6 +948,14 @@ class ContactFinder:
         # neighbour it rested against (gaucha's ten minutes, frame 1323: a foul; a piece
         # flicked away from its neighbour leaves it where it was)
         both_start = rests[i] & rests[j] & (gap1 <= self.tol_mm)
+        # ... going on: neither steps back over the next frame (a hit sends the struck piece
+        # on and slows its striker, turning neither back; a piece's fit thrown off for a
+        # frame, a hand's shadow across it, steps out and back: gaucha's ten minutes, frame
+        # 9207, A11 read 2.9 mm toward B2 as B2 was flicked away from it, a foul called)
+        for q in (i, j):
+            step, after = x2[q] - x1[q], x3[q] - x2[q]
+            back = -(after * step).sum(1) / np.maximum(np.hypot(*step.T), 1e-9)
+            both_start &= back <= _STEP_BACK_MM
         # ... or the ball rolled into a piece at rest and stopped there, touching it: too slow
         # for its change to show above the noise (a ball at 30-40 mm/s stopped dead by a
         # button, 25-35 g mm/s: five of the nine touches brasileira's ten minutes missed),

@@ -484,6 +484,26 @@ def test_a_piece_flicked_into_the_neighbour_it_rested_against_hits_it(
         assert abs(hits[0].t - t0) < 1.0 / FPS
 
 
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("jolt", [(-1.72, -1.87), (0.0, 0.0)])
+def test_a_fit_jolted_beside_a_neighbour_flicked_away_is_no_hit(
+    seed: int, jolt: tuple[float, float]
+) -> None:
+    """Gaucha's ten minutes, frame 9207 (a foul called): B8 rests 4 mm from A7 and is flicked
+    away; A7's fit is thrown 2.5 mm toward B8 for the frame B8 leaves (a hand's shadow over
+    it), then read where it rests again. Both seemed set going side by side; A7 stepping back
+    the frame after shows it was never struck (nor struck anything); the same unjolted, the
+    control. A7 flicked into its neighbour is a hit (the test above)."""
+    n = 14
+    t0 = (6 + 0.3 + 0.4 * np.random.default_rng(seed).random()) / FPS
+    a7 = np.tile([45.66, 44.07], (n, 1))
+    a7[7] += jolt
+    b8 = _slide(np.zeros(2), np.array([-360.0, -750.0]), t0, n)
+    ball = np.tile([0.0, 400.0], (n, 1))
+    hits = [c for c in _play(np.stack([a7, b8, ball], axis=1), seed) if c.kind == "piece-piece"]
+    assert not hits
+
+
 def _set_down(struck_v: tuple[float, float], n: int = 18) -> np.ndarray:
     """A7 carried along +y at 350 mm/s stops dead at frame 9 (y = -45), 4 mm short of B8
     resting ahead of it (a button's centre at y = 19), which then moves at ``struck_v``."""
