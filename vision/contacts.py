@@ -154,6 +154,7 @@ class ContactFinder:
         self._xy: list[FloatArray] = []
         self._sig: list[FloatArray] = []
         self._ok: list[BoolArray] = []
+        self._seen: list[BoolArray] = []  # measured on that frame (not predicted)
         self._frames: list[int] = []
         self._moving: list[BoolArray] = []
         self._known = np.zeros(self.n, dtype=bool)
@@ -216,6 +217,7 @@ class ContactFinder:
         self._frames.append(int(frame))
         self._known = np.asarray(ok if known is None else known, dtype=bool)
         seen_now = self._ok[-1] if seen is None else np.asarray(seen, dtype=bool)
+        self._seen.append(seen_now.copy())
         self._hist.append(
             (int(frame), self._xy[-1].copy(), self._known.copy(), self._ok[-1].copy(), seen_now)
         )
@@ -223,6 +225,7 @@ class ContactFinder:
             del self._hist[0]
         if len(self._t) > 4:
             del self._t[0], self._xy[0], self._ok[0], self._frames[0], self._sig[0]
+            del self._seen[0]
         self._cut_jumps()
         self._fill()
         found: list[TrackContact] = []
@@ -240,6 +243,7 @@ class ContactFinder:
         if self._xy:
             self._xy[-1][idx] = xy_mm
             self._ok[-1][idx] = True
+            self._seen[-1][idx] = True
 
     def _cut_jumps(self) -> None:
         """A body that moved further since the last frame than its top speed allows was not
@@ -257,13 +261,19 @@ class ContactFinder:
     def _fill(self) -> None:
         """A moving body seen again after one or two frames unseen (a hand, a missed
         detection) is put on the straight line between its two sightings for the frames
-        between."""
+        between: where the tracker predicted it meanwhile too, since the sighting after tells
+        more than the velocity before (gaucha's ten minutes, frame 11098: the ball, unseen
+        under the crossbar the frame it grazed the goalkeeper, predicted on straight; seen
+        again off that line, its turn was put beyond the goal line, far from the box, and the
+        goalkeeper's touch was lost, the restart given to the wrong team)."""
         last = len(self._t) - 1
         if last < 1:
             return
-        for m in np.flatnonzero(~self._ok[last - 1] & self._ok[last]):
+        lost = ~self._ok[last - 1] & self._ok[last]
+        guessed = self._ok[last - 1] & ~self._seen[last - 1] & self._seen[last]
+        for m in np.flatnonzero(lost | guessed):
             k = last - 1
-            while k >= 0 and not self._ok[k][m]:
+            while k >= 0 and not (self._ok[k][m] and (lost[m] or self._seen[k][m])):
                 k -= 1
             if k < 0 or not self._moving[k][m]:
                 continue  # a body at rest then may have started anywhen: _find extrapolates
@@ -272,6 +282,9 @@ class ContactFinder:
                 f = (self._t[q] - ta) / max(tb - ta, 1e-9)
                 self._xy[q][m] = self._xy[k][m] + f * (self._xy[last][m] - self._xy[k][m])
                 self._ok[q][m] = True
+                # the two sightings' noise, weighted (a guess's unknown noise would hide a
+                # slow ball's turn off a resting button, halved over the two intervals)
+                self._sig[q][m] = np.hypot((1.0 - f) * self._sig[k][m], f * self._sig[last][m])
 
     def _ball_hits(self, found: list[TrackContact]) -> list[TrackContact]:
         """A ball whose velocity changed with no hit seen: struck by a piece the tracks cannot
