@@ -583,8 +583,13 @@ class ContactFinder:
         out += self._struck_then_hidden(frame, dt)
         for b in np.flatnonzero(piece & ~rests & ok_now & ~np.isnan(self._rest_xy[:, 0])):
             rest = self._rest_xy[b]
-            if self._struck[b] >= self._rest_frame[b]:
-                self._rest_xy[b] = np.nan  # its start was seen as a hit
+            # its start was seen as a hit (one found after it was seen away is a later one:
+            # the piece struck its own victim on, 13520 below)
+            away_seen = self._away_frame[b]
+            if self._struck[b] >= self._rest_frame[b] and (
+                away_seen < 0 or self._struck[b] <= away_seen
+            ):
+                self._rest_xy[b] = np.nan
                 continue
             if np.hypot(*(x_now[b] - rest)) < _AWAY_MM:
                 continue  # not gone yet
@@ -597,21 +602,29 @@ class ContactFinder:
                 continue
             if not ok_prev[b] or frame == away:
                 continue  # the hit finders try the start first (a frame late)
-            step = x_now[b] - x_prev[b]
+            # its first step away: a later one may hold a second hit (gaucha's ten minutes,
+            # seed 32, frame 13520: A3, struck by B11 flicked from under its coach's hand, hit
+            # A7 the frame after and slowed to 260 mm/s, under the bar, as B11 came out)
+            f_ref, x_a, x_b = self._frames[-2], x_prev[b], x_now[b]
+            first = {f: xy[b] for f, xy, _, ok, _ in self._hist if f in (away, away + 1) and ok[b]}
+            if frame > away + 1 and len(first) == 2:
+                f_ref, x_a, x_b = away, first[away], first[away + 1]
+            step = x_b - x_a
             speed = float(np.hypot(*step)) / dt
             if speed < 2.0 * self.min_dv:
                 continue
             u = step / (speed * dt)
-            back = min(max(float((x_prev[b] - rest) @ u), 0.0) / speed, _BACK_FRAMES * dt)
-            hit_frame = self._frames[-2] - int(np.floor(back / dt + 1e-9))
+            back = min(max(float((x_a - rest) @ u), 0.0) / speed, _BACK_FRAMES * dt)
+            hit_frame = f_ref - int(np.floor(back / dt + 1e-9))
+            t_ref = t_prev - (self._frames[-2] - f_ref) * dt
             a = self._hidden_striker(int(b), rest, u, away)
-            if a < 0 and self._came_out(int(b), away):
+            if a < 0:
                 # its own start unseen too: struck by a piece whose known path (frozen places
                 # and sightings, straight between them) passed its place from behind
                 a = self._striker(int(b), rest, u, hit_frame, moved_mm=_WOKE_MM)
             if a < 0:
                 continue
-            out.append(self._struck_hidden(int(a), int(b), frame, t_prev - back, hit_frame, speed))
+            out.append(self._struck_hidden(int(a), int(b), frame, t_ref - back, hit_frame, speed))
         return out
 
     def _struck_then_hidden(self, frame: int, dt: float) -> list[TrackContact]:
@@ -662,7 +675,10 @@ class ContactFinder:
         """Piece ``a``'s hit on piece ``b`` found from hiding at ``frame``: both marked struck
         (so the hit finders do not find it again, nor ``b``'s start read as its own flick)."""
         self._rest_xy[b] = np.nan
-        self._body_hit[a] = self._body_hit[b] = self._struck[a] = self._struck[b] = frame
+        self._struck[a] = self._struck[b] = frame
+        # when it was, not when found: a hit of the struck piece's found since is no later
+        # one (a second hit with its next victim would be read after it)
+        self._body_hit[[a, b]] = np.maximum(self._body_hit[[a, b]], hit_frame)
         pair = np.flatnonzero(((self.pi == a) & (self.pj == b)) | ((self.pi == b) & (self.pj == a)))
         self._last_hit[pair] = frame
         kind = "piece-piece"
