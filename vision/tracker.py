@@ -83,6 +83,7 @@ SEEN, PREDICTED, HIDDEN, LOST, ABSENT = range(5)  # indices into STATUSES
 _KINDS = ("button", "goalkeeper", "ball")
 _MIN_CONF = 0.05
 _TEAM_MISREAD = math.log(20.0)  # a resting piece's team misread on its own place
+_KEEPER_JUMP = 1e-9  # a goalkeeper leaving its prediction with no hand near it
 _BIG = 1e6
 _CARRY_STEP_MM = 3.0  # a step this long beside a hand is tested for a carry
 _CARRY_ALONG = 0.4  # the hand moved along at least this share of the piece's step: carried
@@ -140,6 +141,7 @@ class Tracker:
         self.r_last = np.full(n, cfg.default_sigma_mm**2)
         self.t_seen = np.zeros(n)
         self.hidden_since = np.zeros(n)
+        self.v_frozen = np.zeros((n, 2))  # the velocity a track froze with (moving: a carry)
         self.released_at = np.full(n, np.inf)
         self.home = np.full((n, 2), np.nan)
         self.moving = np.zeros(n, dtype=bool)
@@ -455,7 +457,15 @@ class Tracker:
         by_hand = (hid | self.covered[act]) & (self.kind_code[act] != 1)
         # ... and so is one not seen since a gap: a hand may have moved it meanwhile
         by_hand |= self.t_seen[act] < self._looked_since
-        eps = np.where(by_hand, cfg.p_impulse_hand, cfg.p_impulse)[:, None]
+        eps = np.where(by_hand, cfg.p_impulse_hand, cfg.p_impulse)
+        # a goalkeeper no hand is near never jumps: its coach moves it by hand (000 Art. 3;
+        # 001 Art. XIV, XVI 1), a hit leaves it where it was (gaucha's ten minutes, seed 32,
+        # frame 14657: a button flicked past a goal, read as a box, took the goalkeeper's
+        # track 82 mm off its place for a frame, and the ball's start went to it)
+        # (seen the frame before: one unseen longer may have been moved by a hand not found)
+        free_keeper = (self.kind_code[act] == 1) & ~hid & ~self.covered[act]
+        free_keeper &= (self.t_seen[act] >= self._looked_since) & (elapsed * cfg.fps < 1.5)
+        eps = np.where(free_keeper, _KEEPER_JUMP, eps)[:, None]
         compat = self._compat(act, dk[cols], dtm[cols])
         # A piece at rest seen again on its own place (discs never overlap) is itself, whatever
         # team its colours read: an arm across it tints them (gaucha's ten minutes, frame 4567:
@@ -615,14 +625,15 @@ class Tracker:
             return
         tracks = np.unique(np.concatenate([f[2] for f in found]))
         cost = np.full((len(found), len(tracks)), _BIG)
-        for m, (_, w_xy, rivals, origin, j) in enumerate(found):
+        for m, (t_w, w_xy, rivals, origin, j) in enumerate(found):
             col = np.searchsorted(tracks, rivals)
-            back = np.hypot(*(w_xy - origin).T)
+            via = self._carried_to(rivals, origin, w_xy, t_w)
+            back = np.hypot(*(w_xy - via).T)
             step = d.xy_mm[j] - w_xy
             if np.hypot(*step) >= 10.0:
                 u = step / np.hypot(*step)
-                side = np.abs((w_xy - origin) @ np.array([-u[1], u[0]]))
-                ahead = ((w_xy - origin) @ u) < -10.0  # its place lies ahead of it: not it
+                side = np.abs((w_xy - via) @ np.array([-u[1], u[0]]))
+                ahead = ((w_xy - via) @ u) < -10.0  # its place lies ahead of it: not it
                 cost[m, col] = back + side + np.where(ahead, 1e3, 0.0)
             else:
                 covered = self._hands_now.distance(origin)
@@ -631,7 +642,7 @@ class Tracker:
                 vacated = (covered >= reach) & ~(near < 10.0).any(axis=1)
                 # ... or the rival whose own place it is: seen again where it rested (the
                 # hand that covered it went on; its place is 'occupied' by itself)
-                home = back < 10.0
+                home = np.hypot(*(w_xy - origin).T) < 10.0
                 cost[m, col] = back + np.where(vacated | home, 0.0, 1e4)
         # A piece seen again on the very place a rival rested is that rival (discs never
         # overlap): no other sighting is it, however well a flick from there would explain one
@@ -659,6 +670,21 @@ class Tracker:
         for m in set(range(len(found))) - set(rows.tolist()):
             used[found[m][4]] = False  # not explained after all: back to the assignment
 
+    def _carried_to(
+        self, rivals: IntArray, origin: FloatArray, w_xy: FloatArray, t_w: float
+    ) -> FloatArray:
+        """(R, 2): where each rival may have been taken by ``t_w``, nearest ``w_xy``: a piece
+        frozen while it moved was being carried (or slid on) under the hand, on the way it
+        went, as far as its speed takes it (gaucha's ten minutes, seed 32, frame 6016: B6
+        carried past B10, glimpsed beyond it, was given to B10, frozen 28 mm from the glimpse,
+        not to itself frozen 81 mm back on its way, and the two ids swapped)."""
+        v = self.v_frozen[rivals]
+        span = np.maximum(t_w - self.t_seen[rivals], 0.0)
+        seg = v * span[:, None]
+        length2 = np.maximum((seg * seg).sum(1), 1e-9)
+        f = np.clip(((w_xy - origin) * seg).sum(1) / length2, 0.0, 1.0)
+        return np.asarray(origin + f[:, None] * seg, np.float64)
+
     def _seen_at(self, tracks: IntArray, z: FloatArray, r: FloatArray) -> None:
         self.status[tracks] = SEEN
         self.z_last[tracks] = z
@@ -679,6 +705,7 @@ class Tracker:
         vis &= self.t_seen < self.t
         # not found where a hand may hide it: frozen where last seen, not lost, no drift
         new = np.flatnonzero(vis & self.covered)
+        self.v_frozen[new] = np.where(self.moving[new][:, None], self.kf.v_mm_s[new], 0.0)
         self.kf.hold(new, self.z_last[new], self.r_last[new])
         self.status[new] = HIDDEN
         self.hidden_since[new] = self.t
