@@ -67,6 +67,7 @@ _AWAY_MM = 3.0
 _NOISE_K = 4.0
 _BALL_MIN_DV_MM_S = 40.0
 _BALL_STILL_MM, _BALL_STILL_MM_S = 0.5, 20.0
+_BALL_GOING_MM = 3.0  # a ball's step this long in a frame (90 mm/s, ten times its noise): moving
 _STILL_STEP_MM, _STILL_MM_S = 1.5, 60.0
 _KICK_AGREES = 0.5  # cosine: the ball's kick within 60 degrees of the timed line of centres
 # a ball closing on a resting piece at least this fast that is at rest a frame later within
@@ -164,6 +165,7 @@ class ContactFinder:
         # ball (a piece flicked into another that struck the ball at once is the ball's
         # striker, its own start still unexplained: gaucha's ten minutes, frame 14308)
         self._struck = np.full(self.n, -(10**9))
+        self._joint_balls: set[str] = set()  # balls the last frame's hits set going with a piece
         # each ball's last resting place and frame, and the first frame it was seen away
         self._rest_xy = np.full((self.n, 2), np.nan)
         self._rest_frame = np.full(self.n, -(10**9))
@@ -296,7 +298,8 @@ class ContactFinder:
         out: list[TrackContact] = []
         seen = {c.b for c in found} | {c.a for c in found}
         for b in np.flatnonzero(self.kind == "ball"):
-            if str(self.ids[b]) in seen or not all(o[b] for o in self._ok):
+            explained = str(self.ids[b]) in seen and str(self.ids[b]) not in self._joint_balls
+            if explained or not all(o[b] for o in self._ok):
                 continue
             v_pre = (x1[b] - x0[b]) / (t1 - t0)
             v_post = (x3[b] - x2[b]) / (t3 - t2)
@@ -814,6 +817,7 @@ class ContactFinder:
         return n
 
     def _find(self) -> list[TrackContact]:
+        self._joint_balls = set()
         t0, t1, t2, t3 = self._t
         x0, x1, x2, x3 = self._xy
         o0, o1, o2, o3 = self._ok
@@ -875,8 +879,12 @@ class ContactFinder:
         still_mm_s = np.clip(noise_v / dt_b, _BALL_STILL_MM_S, _STILL_MM_S)
         still = (np.hypot(*(x2 - x1).T) < still_mm) & (np.hypot(*(v_pre).T) < still_mm_s)
         i, j = self.pi, self.pj
-        # One of them moving (noise never makes two resting pieces collide).
-        moved = ~still & np.logical_or.reduce(self._moving)
+        # One of them moving (noise never makes two resting pieces collide); a ball whose own
+        # step shows it set going is, before the tracker's flag says so a frame or two later
+        # (gaucha's ten minutes, seed 32, frame 17366: A11 kicked the ball from rest into B5
+        # resting beside it, both set going in that frame; B5's touch was lost)
+        going = is_b & (np.hypot(*(x2 - x1).T) >= _BALL_GOING_MM)
+        moved = ~still & (np.logical_or.reduce(self._moving) | going)
         sel = ok[i] & ok[j] & (moved[i] | moved[j])
         # Candidates: close enough at either end of the interval to touch within it (bounding
         # circles first: most pairs are far apart).
@@ -985,6 +993,12 @@ class ContactFinder:
             step, after = x2[q] - x1[q], x3[q] - x2[q]
             back = -(after * step).sum(1) / np.maximum(np.hypot(*step.T), 1e-9)
             both_start &= back <= _STEP_BACK_MM
+        # ... and the slower of two set going together shows the hit by its own start: pushed
+        # along the same way, their relative change understates it (gaucha's ten minutes, seed
+        # 32, frame 17366: the ball kicked from rest into B5 beside it, B5 set going at 190
+        # mm/s, their relative change 63 mm/s)
+        slower = np.minimum(np.hypot(*v_post[i].T), np.hypot(*v_post[j].T))
+        dv = np.where(both_start, np.maximum(dv, slower), dv)
         # ... or the ball rolled into a piece at rest and stopped there, touching it: too slow
         # for its change to show above the noise (a ball at 30-40 mm/s stopped dead by a
         # button, 25-35 g mm/s: five of the nine touches brasileira's ten minutes missed),
@@ -1036,6 +1050,10 @@ class ContactFinder:
         again = (self._body_hit[i] > last) | (self._body_hit[j] > last)
         hit &= (frame - last > self.refractory) | again
         out: list[TrackContact] = []
+        # a ball set going together with a piece beside it: what set either going is not
+        # that hit (the ball's striker is still looked for, :meth:`_ball_hits`)
+        joint = hit & both_start & is_ball
+        self._joint_balls = {str(self.ids[q]) for q in np.concatenate([i[joint], j[joint]])}
         for m in np.flatnonzero(hit):
             a, b = int(i[m]), int(j[m])
             if self.kind[a] == "ball" or (
