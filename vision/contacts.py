@@ -446,6 +446,22 @@ class ContactFinder:
             u = v / speed
             along = _from_rest(x_prev[b] - self._rest_xy[b], u)
             at = self._rest_xy[b].copy()
+            t_ref, f_ref = t_prev, self._frames[-2]
+            away = int(self._away_frame[b])
+            if along is None and frame > away + 1:
+                # turned since (a second hit): its first two steps away, in a line from its
+                # rest (gaucha's ten minutes, seed 32, frame 7152: struck on the touch line by
+                # A8 from under a hand, off B8 two frames on, A8's touch lost)
+                first = {
+                    f: xy[b] for f, xy, _, ok, _ in self._hist if f in (away, away + 1) and ok[b]
+                }
+                if len(first) == 2:
+                    v1 = (first[away + 1] - first[away]) / dt
+                    s1 = float(np.hypot(*v1))
+                    along1 = _from_rest(first[away] - at, v1 / max(s1, 1e-9))
+                    if s1 >= self.min_dv_ball and along1 is not None:
+                        speed, u, along = s1, v1 / s1, along1
+                        t_ref, f_ref = t_prev - (self._frames[-2] - away) * dt, away
             a = -1
             # placed on a painted spot for a restart (a kick-off, a penalty), white on white
             # and unseen there, while its track rested where it was last seen (in the net
@@ -467,12 +483,12 @@ class ContactFinder:
             # finds the real one leaving it later)
             if a < 0 and along is None:
                 continue
-            back = along / speed if along is not None else 0.0  # s before t_prev
+            back = along / speed if along is not None else 0.0  # s before t_ref
             if a >= 0:
                 pass  # struck on a spot
             elif back <= _BACK_FRAMES * dt:
-                t_hit = t_prev - back
-                hit_frame = self._frames[-2] - int(np.floor(back / dt + 1e-9))
+                t_hit = t_ref - back
+                hit_frame = f_ref - int(np.floor(back / dt + 1e-9))
                 a = self._striker(int(b), at, u, hit_frame)
             else:
                 # too far gone to time by its speed (friction slowed it: traced back at its
