@@ -705,7 +705,10 @@ class Tracker:
         vis &= self.t_seen < self.t
         # not found where a hand may hide it: frozen where last seen, not lost, no drift
         new = np.flatnonzero(vis & self.covered)
-        self.v_frozen[new] = np.where(self.moving[new][:, None], self.kf.v_mm_s[new], 0.0)
+        # (going: sliding, carried along by a hand - not flagged moving - or fast already)
+        speed = np.hypot(*self.kf.v_mm_s[new].T)
+        going = self.moving[new] | self.carried[new] | (speed >= cfg.moving_fast_mm_s)
+        self.v_frozen[new] = np.where(going[:, None], self.kf.v_mm_s[new], 0.0)
         self.kf.hold(new, self.z_last[new], self.r_last[new])
         self.status[new] = HIDDEN
         self.hidden_since[new] = self.t

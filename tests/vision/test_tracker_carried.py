@@ -28,12 +28,20 @@ U = STEP / np.hypot(*STEP)
 
 
 def _at(k: int) -> np.ndarray:
-    return START + min(k, STOP) * STEP
+    # picked up gently (5 and 10 mm the first two frames: a hand's pace, read as a carry),
+    # then on at 500 mm/s; set down after STOP frames
+    along = [0.0, 5.0, 15.0][k] if k < 3 else 15.0 + (min(k, STOP) - 2) * float(np.hypot(*STEP))
+    return START + along * U
 
 
 @pytest.mark.parametrize("seed", range(4))
 @pytest.mark.parametrize("mirror", [False, True])
-def test_a_piece_carried_past_a_covered_team_mate_keeps_its_id(seed: int, mirror: bool) -> None:
+@pytest.mark.parametrize("held", [False, True])
+def test_a_piece_carried_past_a_covered_team_mate_keeps_its_id(
+    seed: int, mirror: bool, held: bool
+) -> None:
+    """``held``: the fingers on it while it is seen (carried: not flagged moving), else
+    behind it (pushed)."""
     rng = np.random.default_rng(seed)
     flip = np.array([-1.0, 1.0]) if mirror else np.ones(2)
     team = "A" if mirror else "B"
@@ -55,8 +63,12 @@ def test_a_piece_carried_past_a_covered_team_mate_keeps_its_id(seed: int, mirror
         p = _at(k) * flip
         seen: list[tuple[str, str, float, float]] = []
         hands: list[np.ndarray] = []
-        if k <= 3:  # pushed along, the fingers behind it: seen
-            hands.append(square(*(p - 60.0 * U * flip), 35.0))
+        if k <= 3:  # pushed along, the fingers behind it, or held at its edge: seen
+            side = np.array([-U[1], U[0]]) * flip
+            hand = (
+                square(*(p + 20.0 * side), 25.0) if held else square(*(p - 60.0 * U * flip), 35.0)
+            )
+            hands.append(hand)
             seen.append(("button", team, *p))
         elif k in (8, 10, 11):  # glimpsed beyond the team-mate, the hand ahead of it
             hands.append(square(*(p + 60.0 * U * flip), 35.0))
