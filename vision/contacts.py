@@ -31,6 +31,7 @@ to the rotated rectangle. Records follow :class:`simulator.state.Contact`: ``a``
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -55,6 +56,8 @@ _HIDDEN_REACH_MM = 40.0
 # a striker's way to where it met the ball may point this far away from the ball's change
 # (mm, plus this fraction of the way): tracking noise, and a rim's friction on the ball
 _APPROACH_SLACK_MM, _APPROACH_COS = 3.0, 0.25
+_BOUNCE_STRAIGHT = 0.9  # cosine: a piece out of hiding this near its line from where it froze
+_BOUNCE_REFLECTS = 0.85  # ... its way in, reflected off a body, within 32 degrees of its way out
 _WOKE_MM = 10.0  # a frozen piece seen again this far from where it froze has moved
 # a resting piece's fit shifted less than this (a hand's shadow coming near) has not left yet:
 # its start, a frame later, opens the window in which its hidden striker comes out (gaucha's
@@ -237,6 +240,7 @@ class ContactFinder:
             found = [self._unseen_start(c) for c in found]
         found += self._restarts()
         found += self._struck_from_hiding()
+        found += self._bounced_in_hiding()
         found.sort(key=lambda c: c.t)
         return found
 
@@ -653,6 +657,85 @@ class ContactFinder:
             if a < 0:
                 continue
             out.append(self._struck_hidden(int(a), int(b), frame, t_ref - back, hit_frame, speed))
+        return out
+
+    def _bounced_in_hiding(self) -> list[TrackContact]:
+        """A piece flicked from under its coach's hand that came out turned, off a body that
+        stayed where it was (a goalkeeper, a resting piece held against a rail): its way out,
+        traced back, met that body, and its way in from where it froze, reflected there, is
+        its way out (gaucha's ten minutes, seed 32, frame 14147: B9, flicked from under the
+        hand into the goalkeeper A1, came out 50 degrees off the line from where it froze; a
+        foul, 001 Art. XXIV, lost). Judged on its first three frames seen: the hit is timed
+        back along its way out at its speed, slowing as its first two steps out did."""
+        if len(self._hist) < 4 or len(self._t) < 2:
+            return []
+        (_, x0, kn0, ok0, _), (f1, x1, _, _, s1), (_, x2, _, _, s2), (f3, x3, _, _, s3) = (
+            self._hist[-4:]
+        )
+        dt = self._t[-1] - self._t[-2]
+        if dt <= 0:
+            return []
+        out: list[TrackContact] = []
+        came = (self.kind == "button") & kn0 & ~ok0 & s1 & s2 & s3
+        came &= np.hypot(*(x1 - x0).T) >= _WOKE_MM
+        for b in np.flatnonzero(came):
+            frozen, e = x0[b], x1[b]
+            step1, step2 = x2[b] - x1[b], x3[b] - x2[b]
+            v1 = float(np.hypot(*step1))
+            way = e - frozen
+            if v1 / dt < self.min_dv or float(np.hypot(*way)) < _WOKE_MM:
+                continue
+            u_out = step1 / v1
+            if float(way @ u_out) / float(np.hypot(*way)) >= _BOUNCE_STRAIGHT:
+                continue  # came out on its line: no bounce
+            # bodies that stayed where they were, seen now
+            stayed = (self.kind != "ball") & s3 & (kn0 | ok0) & (np.hypot(*(x3 - x0).T) < _STILL_MM)
+            stayed[b] = False
+            best, best_cos, best_s = -1, _BOUNCE_REFLECTS, 0.0
+            s_back = np.arange(0.0, float(np.hypot(*way)) + 60.0, 1.0)
+            pts = e - s_back[:, None] * u_out
+            for x in np.flatnonzero(stayed):
+                gap = self._gap(
+                    np.full(len(pts), x), np.full(len(pts), b), np.tile(x3[x], (len(pts), 1)), pts
+                )
+                hit = np.flatnonzero(gap <= 1.0)
+                if not len(hit) or hit[0] == 0:
+                    continue  # not met on the way back (or touching it now: the hit finders')
+                at = pts[hit[0]]
+                d_in = at - frozen
+                if float(np.hypot(*d_in)) < 5.0:
+                    continue
+                u_in = d_in / float(np.hypot(*d_in))
+                n = self._normals(np.array([x]), np.array([b]), x3[x][None], at[None])[0]
+                if float(u_in @ n) > -0.2 or float(u_out @ n) < 0.2:
+                    continue  # not into it, or not away from it
+                cos = float((u_in - 2.0 * float(u_in @ n) * n) @ u_out)
+                if cos > best_cos:
+                    best, best_cos, best_s = int(x), cos, float(s_back[hit[0]])
+            if best < 0:
+                continue
+            # frames back from its first sighting: each frame before it went 1/q as far
+            q = min(max(float(np.hypot(*step2)) / v1, 0.5), 1.0)
+            r = 1.0 / q
+            frames = (
+                best_s / v1
+                if r - 1.0 < 1e-6
+                else math.log1p(best_s / v1 * (r - 1.0) / r) / math.log(r)
+            )
+            t_hit = self._t[-1] - (f3 - f1) * dt - frames * dt
+            hit_frame = f1 - int(np.floor(frames + 1e-9))
+            both = np.array([b, best])
+            self._body_hit[both] = np.maximum(self._body_hit[both], hit_frame)
+            self._struck[best] = f3
+            pair = np.flatnonzero(
+                ((self.pi == b) & (self.pj == best)) | ((self.pi == best) & (self.pj == b))
+            )
+            self._last_hit[pair] = f3
+            out.append(
+                TrackContact(
+                    t_hit, str(self.ids[b]), str(self.ids[best]), "piece-piece", hit_frame, v1 / dt
+                )
+            )
         return out
 
     def _struck_then_hidden(self, frame: int, dt: float) -> list[TrackContact]:

@@ -1,0 +1,86 @@
+"""A piece flicked from under its coach's hand into a body that stayed, come out turned
+(vision/contacts.py, ``_bounced_in_hiding``).
+
+Gaucha's ten-minute render, seed 32, frames 14140-14156: B9, frozen under the hand 40 mm
+below the goalkeeper A1 (60 x 34 mm, 001 Art. VIII), was flicked into the box's end and came
+out at 14150, 50 degrees off the line from where it froze: a foul (001 Art. XXIV: an
+opponent, the goalkeeper too, touched before the ball) that no finder saw - the goalkeeper
+never moves when struck. Traced back along its way out it met the box, and its way in from
+where it froze, reflected off the box's end, is its way out. The simulator's positions with
+0.2 mm of noise; the table mirrored too. Failure rows: no goalkeeper there, or B9 out on its
+line.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.contacts import ContactFinder, TrackContact
+
+FPS = 30.0
+IDS = np.array(["A1", "B9"])
+KIND = np.array(["goalkeeper", "button"])
+SIZE = np.array([[60.0, 34.0], [60.0, 60.0]])
+VMAX = np.array([3500.0, 3500.0])
+FIRST = 14140
+KEEPER = np.array([-782.0, 0.0])
+HIT = 14146.4  # the truth's 471.546 s
+B9 = np.array(
+    [[-740.000, -114.657]] * 5
+    + [
+        [-745.645, -100.247],
+        [-757.563, -69.827],
+        [-764.731, -73.621],  # 14147
+        [-769.163, -94.610],
+        [-773.129, -113.392],
+        [-776.677, -130.199],  # 14150: out from under the hand
+        [-779.853, -145.238],
+        [-782.694, -158.696],
+        [-785.237, -170.738],
+        [-787.512, -181.514],
+        [-789.548, -191.157],
+        [-791.370, -199.786],
+    ]
+)
+HIDDEN = (14142, 14149)
+
+
+def _hits(seed: int, mirror: bool, keeper_xy=KEEPER, path=B9) -> list[TrackContact]:
+    rng = np.random.default_rng(seed)
+    flip = np.array([-1.0, 1.0]) if mirror else np.ones(2)
+    angle = np.full(2, np.pi / 2)
+    finder = ContactFinder(IDS, KIND, SIZE, angle, max_speed_mm_s=VMAX)
+    out: list[TrackContact] = []
+    for k in range(len(path)):
+        frame = FIRST + k
+        xy = np.array([keeper_xy, path[k]]) + rng.normal(0.0, 0.2, (2, 2))
+        ok = np.ones(2, bool)
+        if HIDDEN[0] <= frame <= HIDDEN[1]:
+            xy[1], ok[1] = path[0], False
+        moving = np.array([False, ok[1] and k >= 11])
+        sig = np.where(ok, 0.3, np.inf)
+        out += finder.push(frame, frame / FPS, xy * flip, ok, moving, np.ones(2, bool), ok, sig)
+    return [c for c in out if c.kind == "piece-piece"]
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("mirror", [False, True])
+def test_a_piece_out_of_hiding_turned_off_the_goalkeeper_struck_it(seed: int, mirror: bool) -> None:
+    hits = _hits(seed, mirror)
+    assert [(c.a, c.b) for c in hits] == [("B9", "A1")], hits
+    assert abs(hits[0].t * FPS - HIT) <= 1.0
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("mirror", [False, True])
+@pytest.mark.parametrize("case", ["no_keeper_there", "out_on_its_line"])
+def test_no_bounce_without_a_body_on_the_way_or_a_turn(seed: int, mirror: bool, case: str) -> None:
+    if case == "no_keeper_there":
+        hits = _hits(seed, mirror, keeper_xy=KEEPER + np.array([0.0, 300.0]))
+    else:  # out where it would have gone straight from where it froze
+        way = B9[10] - B9[0]
+        straight = B9.copy()
+        straight[10:] = B9[0] + way * (1.0 + 0.12 * np.arange(len(B9) - 10))[:, None]
+        hits = _hits(seed, mirror, path=straight)
+    assert not hits
