@@ -698,7 +698,7 @@ class RuleEngine(BallCalls):
             else (float(np.clip(at_xy[0], -hl, hl)), float(np.clip(at_xy[1], -hw, hw)))
         )
         extra: dict[str, Any] = {"decision": d.note} if d is not None else {}
-        sink.emit(
+        e = sink.emit(
             "foul",
             offender,
             offender_piece,
@@ -714,6 +714,13 @@ class RuleEngine(BallCalls):
             contact_t=t,
             **extra,
         )
+        back = int(np.floor((sink.t_s - t) * self._fps + 1e-6))
+        if t < prev.t_s and back >= 1:
+            # a hit reported beyond the lag (found once its striker came out from under a
+            # hand) is the foul of its own frame, as a late touch is (gaucha's ten minutes,
+            # seed 32, frame 14147: written at 14151 and dated so)
+            e["frame"] = int(sink.frame) - back
+            e["t"] = round(sink.t_s - back / self._fps, 4)
         if holds:
             self._stop(Restart(restart, awarded, spot, self._lances(restart), article), "foul")
 

@@ -1,0 +1,69 @@
+"""A foul found frames after its hit is dated at the hit, as a late touch is.
+
+A piece flicked from under its coach's hand is frozen until it comes out; the hit it made
+there is known only then (:mod:`vision.contacts`, a striker out of hiding), frames after
+the victim was seen leaving. Gaucha's ten minutes (seed 32, frame 14147): B9 flicked into the
+goalkeeper A1, the hit found four frames on, the foul (001 Art. XXIV) written and dated at
+14151 - four frames off its hit, outside the two frames an event's time may be off. Dated at
+its hit now; written when found (the delay is the camera's: the striker was under a hand).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from rules.engine.state import Contacts
+from tests.rules.engine.script import Script, brasileira_roster
+from tests.rules.engine.situations import find, run
+
+OPTIONS = {"lag_frames": 1, "noise_mm": 0.5, "settle_frames": 3}
+
+
+def _struck_from_hiding(delay: int, victim: str = "B5") -> tuple[Script, int]:
+    """B8 plays the ball; all stops; A7, under its coach's hand, is flicked into ``victim``
+    (step 1), which is seen leaving; A7 comes out and the hit is reported ``delay`` steps
+    on. Returns the script and the hit's frame."""
+    team = victim[0]
+    s = Script(
+        brasileira_roster(
+            [
+                ("A7", "A", "button", 100.0, -40.0),
+                (victim, team, "button", 162.0, -40.0),
+                ("B8", "B", "button", -300.0, 230.0),
+                ("ball", "", "ball", -250.0, 190.0),
+            ]
+        ),
+        hands=True,
+    )
+    s.rest(3)
+    s.move(
+        {"B8": (0, 2, (-265.0, 205.0)), "ball": (1, 8, (-120.0, 60.0))},
+        {1: [("B8", "ball", "piece-ball")]},
+    )
+    s.rest(6)
+    hit = len(s.frames)  # step 1 of the next move
+    s.move({"A7": (delay, 6, (150.0, -40.0)), victim: (0, 9, (300.0, -40.0))})
+    s.rest(6)
+    # the hit, reported late: its own frame and time, in the frame ``delay`` steps on
+    k = hit + delay
+    f = s.frames[k]
+    row = (hit, s.frames[hit].t_s - 0.5 / s.fps, "A7", victim, "piece-piece")
+    s.frames[k] = dataclasses.replace(f, contacts=Contacts.from_rows([row]))
+    return s, hit
+
+
+@pytest.mark.parametrize("rules", ["gaucha", "brasileira"])
+@pytest.mark.parametrize("delay", [2, 4])
+def test_a_foul_found_late_is_dated_at_its_hit(rules: str, delay: int) -> None:
+    script, hit = _struck_from_hiding(delay)
+    events = run(rules, script, **OPTIONS)
+    (foul,) = find(events, "foul", "A", "A7", victim="B5")
+    assert foul["frame"] == hit
+    assert foul["t"] == pytest.approx(hit / script.fps, abs=1e-3)
+
+
+def test_a_team_mate_hit_found_late_is_no_foul() -> None:
+    script, _ = _struck_from_hiding(4, victim="A8")
+    assert not find(run("gaucha", script, **OPTIONS), "foul")
