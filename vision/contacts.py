@@ -58,6 +58,7 @@ _HIDDEN_REACH_MM = 40.0
 _APPROACH_SLACK_MM, _APPROACH_COS = 3.0, 0.25
 _BOUNCE_STRAIGHT = 0.9  # cosine: a piece out of hiding this near its line from where it froze
 _BOUNCE_REFLECTS = 0.85  # ... its way in, reflected off a body, within 32 degrees of its way out
+_SLIDE_KEEPS = 0.9  # a sliding button keeps about this share of its speed a frame (felt friction)
 _WOKE_MM = 10.0  # a frozen piece seen again this far from where it froze has moved
 # a resting piece's fit shifted less than this (a hand's shadow coming near) has not left yet:
 # its start, a frame later, opens the window in which its hidden striker comes out (gaucha's
@@ -665,22 +666,20 @@ class ContactFinder:
         traced back, met that body, and its way in from where it froze, reflected there, is
         its way out (gaucha's ten minutes, seed 32, frame 14147: B9, flicked from under the
         hand into the goalkeeper A1, came out 50 degrees off the line from where it froze; a
-        foul, 001 Art. XXIV, lost). Judged on its first three frames seen: the hit is timed
-        back along its way out at its speed, slowing as its first two steps out did."""
-        if len(self._hist) < 4 or len(self._t) < 2:
+        foul, 001 Art. XXIV, lost). Judged on its first two frames seen: the hit is timed
+        back along its way out at its speed, as a sliding piece slows (``_SLIDE_KEEPS``)."""
+        if len(self._hist) < 3 or len(self._t) < 2:
             return []
-        (_, x0, kn0, ok0, _), (f1, x1, _, _, s1), (_, x2, _, _, s2), (f3, x3, _, _, s3) = (
-            self._hist[-4:]
-        )
+        (_, x0, kn0, ok0, _), (f1, x1, _, _, s1), (f3, x3, _, _, s3) = self._hist[-3:]
         dt = self._t[-1] - self._t[-2]
         if dt <= 0:
             return []
         out: list[TrackContact] = []
-        came = (self.kind == "button") & kn0 & ~ok0 & s1 & s2 & s3
+        came = (self.kind == "button") & kn0 & ~ok0 & s1 & s3
         came &= np.hypot(*(x1 - x0).T) >= _WOKE_MM
         for b in np.flatnonzero(came):
             frozen, e = x0[b], x1[b]
-            step1, step2 = x2[b] - x1[b], x3[b] - x2[b]
+            step1 = x3[b] - x1[b]
             v1 = float(np.hypot(*step1))
             way = e - frozen
             if v1 / dt < self.min_dv or float(np.hypot(*way)) < _WOKE_MM:
@@ -714,14 +713,10 @@ class ContactFinder:
                     best, best_cos, best_s = int(x), cos, float(s_back[hit[0]])
             if best < 0:
                 continue
-            # frames back from its first sighting: each frame before it went 1/q as far
-            q = min(max(float(np.hypot(*step2)) / v1, 0.5), 1.0)
-            r = 1.0 / q
-            frames = (
-                best_s / v1
-                if r - 1.0 < 1e-6
-                else math.log1p(best_s / v1 * (r - 1.0) / r) / math.log(r)
-            )
+            # frames back from its first sighting, each frame before it 1/keep as far: the
+            # distance over n frames is v1 (r + ... + r^n), r = 1/keep
+            r = 1.0 / _SLIDE_KEEPS
+            frames = math.log1p(best_s / v1 * (r - 1.0) / r) / math.log(r)
             t_hit = self._t[-1] - (f3 - f1) * dt - frames * dt
             hit_frame = f1 - int(np.floor(frames + 1e-9))
             both = np.array([b, best])
