@@ -199,9 +199,7 @@ def events_run(
         def on_event(e: dict[str, Any]) -> None:
             latency.append(done["n"] - e["frame"])
             if latency[-1] > 2:
-                late.append(
-                    (latency[-1], str(e["type"]), int(e["frame"]), e.get("piece") or "", done["n"])
-                )
+                late.append((latency[-1], str(e["type"]), int(e["frame"]), _bodies(e), done["n"]))
 
         kids = resource.getrusage(resource.RUSAGE_CHILDREN)
         t0, c0 = time.perf_counter(), time.process_time()
@@ -259,7 +257,7 @@ def replay_run(rules: str, seconds: float, seed: int, clip: Path) -> dict[str, A
         fh.writelines(json.dumps(e) + "\n" for e in found)
     latency = [written - int(e["frame"]) for e, written in pairs]
     late = [
-        (n, str(e["type"]), int(e["frame"]), e.get("piece") or "", written)
+        (n, str(e["type"]), int(e["frame"]), _bodies(e), written)
         for (e, written), n in zip(pairs, latency, strict=True)
         if n > 2
     ]
@@ -348,11 +346,21 @@ def report(
     return lines
 
 
+def _bodies(e: dict[str, Any]) -> str:
+    """The bodies an event is about, ``+``-joined: a foul's offender and victim, a contact's
+    two pieces, else the ball and the event's piece."""
+    piece = e.get("piece") or ""
+    other = (e.get("evidence") or {}).get("victim" if e["type"] == "foul" else "other")
+    if e["type"] in ("foul", "contact") and piece and other:
+        return f"{piece}+{other}"
+    return piece
+
+
 def _late_while_unseen(tracks_csv: Path, late: list[tuple[int, str, int, str, int]]) -> int:
     """Of the events written more than 2 frames after their frame, how many were written within
-    2 frames of the camera seeing again the ball and the event's piece (``seen`` in
-    tracks.csv) after it last lost either between the event's frame and its writing: a hit
-    under a hand, dated to when it happened, can be known only once both are in sight."""
+    2 frames of the camera seeing again the bodies of the event (:func:`_bodies`; ``seen`` in
+    tracks.csv) after it last lost one of them between the event's frame and its writing: a
+    hit under a hand, dated to when it happened, can be known only once both are in sight."""
     if not late:
         return 0
     lo, hi = min(x[2] for x in late), max(x[4] for x in late)
@@ -364,7 +372,10 @@ def _late_while_unseen(tracks_csv: Path, late: list[tuple[int, str, int, str, in
                 seen[(f, row["id"])] = row["status"] == "seen"
     n = 0
     for _, _, frame, piece, written in late:
-        ids = ["ball", piece] if piece and piece != "ball" else ["ball"]
+        if "+" in piece:
+            ids = piece.split("+")
+        else:
+            ids = ["ball", piece] if piece and piece != "ball" else ["ball"]
         lost = [f for f in range(frame, written) if not all(seen.get((f, i), False) for i in ids)]
         n += bool(lost) and written - (lost[-1] + 1) <= 2
     return n

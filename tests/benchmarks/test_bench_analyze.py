@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.bench_analyze import _late_while_unseen
+from benchmarks.bench_analyze import _bodies, _late_while_unseen
 
 
 def _tracks(tmp_path: Path, unseen: set[tuple[int, str]]) -> Path:
@@ -30,6 +30,11 @@ def _tracks(tmp_path: Path, unseen: set[tuple[int, str]]) -> Path:
         (set(), "A7", 0),  # all in sight: late for nothing
         ({(105, "ball")}, "A7", 0),  # unseen only once it was written
         ({(103, "ball")}, "", 1),  # an event without a piece (a goal): the ball alone
+        # a foul: its offender and victim (brasileira's ten minutes, frame 950: the victim
+        # seen again two frames before the foul was written, the offender four)
+        ({(101, "A7"), (102, "B3"), (103, "B3")}, "A7+B3", 1),
+        ({(101, "A7")}, "A7+B3", 0),
+        ({(103, "ball")}, "A7+B3", 0),  # the ball is no body of a foul
     ],
 )
 def test_late_events_are_split_by_what_the_camera_saw_meanwhile(
@@ -60,3 +65,17 @@ def test_a_replay_without_recorded_inputs_says_so(
     assert main(argv) == 2
     err = capsys.readouterr().err.strip()
     assert message in err and len(err.splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("event", "bodies"),
+    [
+        ({"type": "foul", "piece": "A7", "evidence": {"victim": "B3"}}, "A7+B3"),
+        ({"type": "contact", "piece": "A7", "evidence": {"other": "A2"}}, "A7+A2"),
+        ({"type": "touch", "piece": "A7", "evidence": {}}, "A7"),
+        ({"type": "goal", "piece": None, "evidence": {}}, ""),
+        ({"type": "foul", "piece": "A7", "evidence": {}}, "A7"),  # no victim named: as a touch
+    ],
+)
+def test_the_bodies_of_an_event(event: dict, bodies: str) -> None:
+    assert _bodies(event) == bodies
