@@ -208,6 +208,8 @@ class EngineBase:
         # the frames they were judged at: a flick is flagged a frame after its first hit
         # at times, and the lance it then begins owns that hit (RuleEngine._own_first_hits)
         self._loose_hits: list[tuple[Row, FrameState, FrameState]] = []
+        # the lance the current one closed (a hit of its piece reported late may be its)
+        self._closed: Lance | None = None
         self._gap = False  # frames were not seen before the next one (RuleEngine.interrupt)
         # the contacts of the frames before ``_prev``'s: a piece struck then may be flagged
         # moving only now (STRUCK_FRAMES)

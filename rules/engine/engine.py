@@ -351,6 +351,7 @@ class RuleEngine(BallCalls):
         if restart is not None and restart.kind == "kick_off" and self._ends_unread:
             self._read_ends(prev, sink)
         before = self.lance
+        self._closed = before
         first = before is None or before.team != team or restart is not None
         self.n_lances += 1
         lance = Lance(
@@ -561,6 +562,10 @@ class RuleEngine(BallCalls):
                 assert lance is not None
                 if row[0] < sink.frame:
                     self._late_striker(lance, a, b, t)
+                    closed = self._closed_lance_of(lance, a, b, t)
+                    if closed is not None:
+                        self._foul_check(closed, a, b, t, prev, cur, sink)
+                        return False
                 self._foul_check(lance, a, b, t, prev, cur, sink)
             else:
                 self._loose_hits.append((row, prev, cur))
@@ -582,6 +587,27 @@ class RuleEngine(BallCalls):
             _, t, a, b, _ = row
             if lance.piece in (a, b) and self.in_play:
                 self._foul_check(lance, a, b, t, prev, cur, sink)
+
+    def _closed_lance_of(self, lance: Lance, a: str, b: str, t: float) -> Lance | None:
+        """The lance the current one closed, when a hit reported late is its piece's, made
+        before the current one began: a piece flicked from under its coach's hand into an
+        opponent there, who struck a third piece unseen; that one's start, seen first, began
+        a lance of its own and closed the flick's as a furada before the hit was known
+        (nacional's ten minutes, frame 6706: B9 into A11, A11 into B7; the foul, 000 Art. 18,
+        lost)."""
+        closed = self._closed
+        if (
+            closed is None
+            or lance.piece in (a, b)
+            or closed.piece not in (a, b)
+            or not (closed.t_s - 1.5 / self._fps <= t < lance.t_s)
+            or closed.dead
+            or not self.in_play
+        ):
+            return None
+        # that lance read from the struck piece's start is the striker's (_late_striker)
+        self._late_striker(closed, a, b, t)
+        return closed if closed.piece == a else None
 
     def _late_striker(self, lance: Lance, a: str, b: str, t: float) -> None:
         """A hit reported late (beyond the lag) by piece ``a`` on the piece whose start began

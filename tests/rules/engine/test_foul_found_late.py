@@ -67,3 +67,51 @@ def test_a_foul_found_late_is_dated_at_its_hit(rules: str, delay: int) -> None:
 def test_a_team_mate_hit_found_late_is_no_foul() -> None:
     script, _ = _struck_from_hiding(4, victim="A8")
     assert not find(run("gaucha", script, **OPTIONS), "foul")
+
+
+def _struck_on_unseen(victim: str, third: str) -> Script:
+    """As above, but the struck ``victim`` strikes ``third`` at once, unseen (a hand over
+    them): ``third``'s start, seen before the hit is reported, begins a lance of its own and
+    closes A7's as a furada (nacional's ten minutes, frame 6706: B9 into A11, A11 into A9)."""
+    s = Script(
+        brasileira_roster(
+            [
+                ("A7", "A", "button", 100.0, -40.0),
+                (victim, victim[0], "button", 162.0, -40.0),
+                (third, third[0], "button", 230.0, -40.0),
+                ("B8", "B", "button", -300.0, 230.0),
+                ("ball", "", "ball", -250.0, 190.0),
+            ]
+        ),
+        hands=True,
+    )
+    s.rest(3)
+    s.move(
+        {"B8": (0, 2, (-265.0, 205.0)), "ball": (1, 8, (-120.0, 60.0))},
+        {1: [("B8", "ball", "piece-ball")]},
+    )
+    s.rest(6)
+    hit = len(s.frames)  # step 1 of the next move
+    s.move(
+        {
+            "A7": (1, 6, (150.0, -40.0)),
+            victim: (0, 3, (175.0, -40.0)),
+            third: (1, 9, (400.0, -40.0)),
+        }
+    )
+    s.rest(6)
+    k = hit + 4  # the hit reported once A7 is seen out of hiding
+    row = (hit, s.frames[hit].t_s - 0.5 / s.fps, "A7", victim, "piece-piece")
+    s.frames[k] = dataclasses.replace(s.frames[k], contacts=Contacts.from_rows([row]))
+    return s
+
+
+@pytest.mark.parametrize("rules", ["nacional", "gaucha"])
+def test_a_late_hit_is_the_foul_of_the_lance_a_third_pieces_start_closed(rules: str) -> None:
+    events = run(rules, _struck_on_unseen("B5", "B6"), **OPTIONS)
+    (foul,) = find(events, "foul", "A", "A7", victim="B5")
+    assert foul["evidence"]["awarded_to"] == "B"
+
+
+def test_a_late_hit_on_a_team_mate_is_no_foul_of_the_closed_lance() -> None:
+    assert not find(run("nacional", _struck_on_unseen("A8", "B6"), **OPTIONS), "foul")
