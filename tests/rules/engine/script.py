@@ -117,6 +117,28 @@ def brasileira_roster(
     return [b for b in base if b[0] not in names] + given
 
 
+def after_a_pass(extra: Iterable[tuple[str, str, str, float, float]]) -> Script:
+    """``extra`` pieces at rest while B8 plays the ball and everything stops again (play
+    under way, team A to play next), coaches' hands over the table."""
+    s = Script(
+        brasileira_roster(
+            [
+                *extra,
+                ("B8", "B", "button", -300.0, 230.0),
+                ("ball", "", "ball", -250.0, 190.0),
+            ]
+        ),
+        hands=True,
+    )
+    s.rest(3)
+    s.move(
+        {"B8": (0, 2, (-265.0, 205.0)), "ball": (1, 8, (-120.0, 60.0))},
+        {1: [("B8", "ball", "piece-ball")]},
+    )
+    s.rest(6)
+    return s
+
+
 def mirror_frames(frames: list[FrameState]) -> list[FrameState]:
     """The same play seen on a table turned round: ``(x, y) -> (-x, -y)``."""
     m = -np.eye(2)

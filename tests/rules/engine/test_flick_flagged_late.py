@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.rules.engine.script import Script, brasileira_roster
+from tests.rules.engine.script import Script, after_a_pass
 from tests.rules.engine.situations import find, run
 
 OPTIONS = {"lag_frames": 1, "noise_mm": 0.5, "settle_frames": 3}
@@ -23,24 +23,9 @@ def _flicked_into(victim: str, flag_late: int) -> Script:
     """B8 plays the ball (play under way) and everything stops; then A7 is flicked into
     ``victim`` resting 2 mm beside it, the hit reported at step 1 and both flagged moving only
     from step ``1 + flag_late``."""
-    team = victim[0]
-    s = Script(
-        brasileira_roster(
-            [
-                ("A7", "A", "button", 100.0, -40.0),
-                (victim, team, "button", 162.0, -40.0),
-                ("B8", "B", "button", -300.0, 230.0),
-                ("ball", "", "ball", -250.0, 190.0),
-            ]
-        ),
-        hands=True,
+    s = after_a_pass(
+        [("A7", "A", "button", 100.0, -40.0), (victim, victim[0], "button", 162.0, -40.0)]
     )
-    s.rest(3)
-    s.move(
-        {"B8": (0, 2, (-265.0, 205.0)), "ball": (1, 8, (-120.0, 60.0))},
-        {1: [("B8", "ball", "piece-ball")]},
-    )
-    s.rest(6)
     s.move(
         {"A7": (flag_late, 6, (150.0, -40.0)), victim: (flag_late, 9, (300.0, -40.0))},
         {1: [("A7", victim, "piece-piece")]},

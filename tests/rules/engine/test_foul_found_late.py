@@ -15,7 +15,7 @@ import dataclasses
 import pytest
 
 from rules.engine.state import Contacts
-from tests.rules.engine.script import Script, brasileira_roster
+from tests.rules.engine.script import Script, after_a_pass
 from tests.rules.engine.situations import find, run
 
 OPTIONS = {"lag_frames": 1, "noise_mm": 0.5, "settle_frames": 3}
@@ -25,24 +25,9 @@ def _struck_from_hiding(delay: int, victim: str = "B5") -> tuple[Script, int]:
     """B8 plays the ball; all stops; A7, under its coach's hand, is flicked into ``victim``
     (step 1), which is seen leaving; A7 comes out and the hit is reported ``delay`` steps
     on. Returns the script and the hit's frame."""
-    team = victim[0]
-    s = Script(
-        brasileira_roster(
-            [
-                ("A7", "A", "button", 100.0, -40.0),
-                (victim, team, "button", 162.0, -40.0),
-                ("B8", "B", "button", -300.0, 230.0),
-                ("ball", "", "ball", -250.0, 190.0),
-            ]
-        ),
-        hands=True,
+    s = after_a_pass(
+        [("A7", "A", "button", 100.0, -40.0), (victim, victim[0], "button", 162.0, -40.0)]
     )
-    s.rest(3)
-    s.move(
-        {"B8": (0, 2, (-265.0, 205.0)), "ball": (1, 8, (-120.0, 60.0))},
-        {1: [("B8", "ball", "piece-ball")]},
-    )
-    s.rest(6)
     hit = len(s.frames)  # step 1 of the next move
     s.move({"A7": (delay, 6, (150.0, -40.0)), victim: (0, 9, (300.0, -40.0))})
     s.rest(6)
@@ -73,24 +58,13 @@ def _struck_on_unseen(victim: str, third: str) -> Script:
     """As above, but the struck ``victim`` strikes ``third`` at once, unseen (a hand over
     them): ``third``'s start, seen before the hit is reported, begins a lance of its own and
     closes A7's as a furada (nacional's ten minutes, frame 6706: B9 into A11, A11 into A9)."""
-    s = Script(
-        brasileira_roster(
-            [
-                ("A7", "A", "button", 100.0, -40.0),
-                (victim, victim[0], "button", 162.0, -40.0),
-                (third, third[0], "button", 230.0, -40.0),
-                ("B8", "B", "button", -300.0, 230.0),
-                ("ball", "", "ball", -250.0, 190.0),
-            ]
-        ),
-        hands=True,
+    s = after_a_pass(
+        [
+            ("A7", "A", "button", 100.0, -40.0),
+            (victim, victim[0], "button", 162.0, -40.0),
+            (third, third[0], "button", 230.0, -40.0),
+        ]
     )
-    s.rest(3)
-    s.move(
-        {"B8": (0, 2, (-265.0, 205.0)), "ball": (1, 8, (-120.0, 60.0))},
-        {1: [("B8", "ball", "piece-ball")]},
-    )
-    s.rest(6)
     hit = len(s.frames)  # step 1 of the next move
     s.move(
         {
