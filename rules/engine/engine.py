@@ -593,7 +593,7 @@ class RuleEngine(BallCalls):
         before the current one began: a piece flicked from under its coach's hand into an
         opponent there, who struck a third piece unseen; that one's start, seen first, began
         a lance of its own and closed the flick's as a furada before the hit was known
-        (nacional's ten minutes, frame 6706: B9 into A11, A11 into B7; the foul, 000 Art. 18,
+        (nacional's ten minutes, frame 6706: B9 into A11, A11 into A9; the foul, 000 Art. 18,
         lost)."""
         closed = self._closed
         if (
