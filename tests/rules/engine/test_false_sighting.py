@@ -1,0 +1,76 @@
+"""One false sighting of the ball past a line is no ball out (issue 6; 001 Art. XXXIV: the
+ball out is the ball wholly past the touchline).
+
+Gaucha's ten minutes, seed 32, frame 8928 (``python -m benchmarks.bench_analyze --rules gaucha
+--seed 32``): as a button struck the ball from rest, the source found it 41 mm off, beside the
+coach's hand and past the touchline, the tracker's hysteresis still holding it at rest; the
+frame after, the ball was seen rolling in the field. That one sample, taken for a new rest,
+was a sure out (a throw-in for the wrong team). A rest of one sample is confirmed by the frames
+the engine holds, as a moving ball's sighting is; a ball that stays out is called as before.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from tests.rules.engine.script import Script, brasileira_roster
+from tests.rules.engine.situations import find, run
+
+NOISY = {"lag_frames": 1, "noise_mm": 0.5, "settle_frames": 3}  # botao analyze's options
+
+
+def _struck_toward(target: tuple[float, float], false_at: tuple[float, float] | None) -> Script:
+    """A9 strikes the ball near the touchline (y = 700); the first frame the ball moves is
+    replaced by a sighting at ``false_at``, held at rest (None: no false sighting)."""
+    s = Script(
+        brasileira_roster([("A9", "A", "button", 0.0, 600.0), ("ball", "", "ball", 0.0, 660.0)])
+    )
+    s.rest(3)
+    s.move(
+        {"A9": (0, 2, (0.0, 615.0)), "ball": (1, 8, target)},
+        {2: [("A9", "ball", "piece-ball")]},
+    )
+    s.rest(12)
+    if false_at is not None:
+        bi = s.index("ball")
+        k = next(i for i, f in enumerate(s.frames) if f.moving[bi])
+        f = s.frames[k]
+        xy = f.pieces.xy_mm.copy()
+        xy[bi] = false_at
+        moving, v = f.moving.copy(), f.v_mm_s.copy()
+        moving[bi], v[bi] = False, 0.0
+        s.frames[k] = replace(f, pieces=replace(f.pieces, xy_mm=xy), moving=moving, v_mm_s=v)
+    return s
+
+
+@pytest.mark.parametrize(
+    ("target", "false_at", "out"),
+    [
+        ((-150.0, 450.0), (10.0, 712.0), False),  # the false sighting 7 mm past the line
+        ((-150.0, 450.0), (-12.0, 730.0), False),
+        ((-150.0, 450.0), None, False),
+        ((60.0, 740.0), None, True),  # failure row: the ball does go out, and stays
+        ((60.0, 740.0), (10.0, 712.0), True),
+    ],
+)
+def test_one_false_sighting_past_the_touchline_is_no_out(
+    target: tuple[float, float], false_at: tuple[float, float] | None, out: bool
+) -> None:
+    events = run("brasileira", _struck_toward(target, false_at), **NOISY)
+    outs = find(events, "ball_out")
+    assert bool(outs) is out, outs
+    if out:
+        assert outs[0]["evidence"]["restart"] == "throw_in" and outs[0]["team"] == "B"
+    assert find(events, "touch", "A", "A9")
+
+
+def test_the_false_sighting_is_in_the_frames() -> None:
+    # the situation is what it says: the ball held at rest 12 mm past the line for a frame
+    s = _struck_toward((-150.0, 450.0), (10.0, 712.0))
+    bi = s.index("ball")
+    past = [f.frame for f in s.frames if f.pieces.xy_mm[bi, 1] - 5.0 > 700.0]
+    assert len(past) == 1 and not s.frames[past[0]].moving[bi]
+    assert np.hypot(*(s.frames[past[0] + 1].pieces.xy_mm[bi] - (0.0, 660.0))) > 5.0
