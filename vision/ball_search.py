@@ -590,7 +590,7 @@ def find_ball(
         ball_excluded | det._excluded(keepers, np.zeros_like(hands)) if keepers else ball_excluded
     )
     if not cands:  # white on white: a ball on a painted spot may leave no blob at all
-        spot = det._ball_on_spot(img, bgf, excluded)
+        spot = det._ball_on_spot(img, bgf, excluded, solids)
         return spot if spot is not None else faint_ball(det, img, bgf, excluded, hands)
 
     # most ball-like first: the strongest ball-sized difference from the table at full
@@ -738,14 +738,17 @@ def find_ball(
     if det.learned and memo == "ball" and best is not None and top >= _STOP_SCORE:
         remember_lost(det, cands, best, hands)
     if best is None or top < _BALL_MIN_SCORE:
-        best = det._ball_on_spot(img, bgf, excluded)
+        best = det._ball_on_spot(img, bgf, excluded, solids)
         if best is None:  # white on a pale felt: the coarse foreground may miss the ball
             return faint_ball(det, img, bgf, excluded, hands)
     elif top < _BALL_SURE:
         # a fair fit elsewhere (a print, the net's edge) against a ball on a painted spot,
-        # white on white and no blob (a kick-off): the one that explains more wins
-        spot = det._ball_on_spot(img, bgf, excluded)
-        if spot is not None and spot.explained > top:
+        # white on white and no blob (a kick-off): the one that explains more wins (its share
+        # explained against the fit's, not its score: the ball in a hand's shadow, 0.97 of its
+        # pixels explained but scored 0.56 by its darkened colour, lost to a bare penalty mark
+        # explaining 0.6; gaucha's ten minutes, seed 32, frame 5609)
+        spot = det._ball_on_spot(img, bgf, excluded, solids)
+        if spot is not None and spot.explained > best.explained:
             best = spot
     if best.explained > 0.8 and best.visible > 0.8 and np.hypot(*best.streak_px) < 2:
         det.ball_colour = (
@@ -847,24 +850,52 @@ def ball_strength(
 
 
 def ball_on_spot(
-    det: Detector, img: U8, bgf: NDArray[np.float32], excluded: NDArray[np.bool_]
+    det: Detector,
+    img: U8,
+    bgf: NDArray[np.float32],
+    excluded: NDArray[np.bool_],
+    solids: list[Solid] | tuple[Solid, ...] = (),
 ) -> BallFit | None:
+    """A ball on the centre or a penalty mark (:func:`vision.ball.ball_on_spots`), where no
+    piece of ``solids`` stands: a fit whose footprint would overlap one's by more than
+    :data:`_BUTTON_OVERLAP_MM` is the bare mark's uncovered part, not a ball (discs and balls
+    never overlap; gaucha's ten minutes, seed 32, frame 5612: the penalty mark half under a
+    resting button, its visible half fitted as the ball at 5 mm into the button while the
+    ball itself was beside a hand, and the ball read there for ten frames)."""
     field = FieldModel(det.table)
     spots = [(0.0, 0.0), field.penalty_mark("left"), field.penalty_mark("right")]
-    # against a learned table a ball on a spot differs from it as any ball does; a still's
-    # estimate of the painted spot is rougher: the bare mark's leftover, smaller than a
-    # ball, explains a ball-sized fit's pixels in part (0.1-0.4 of them), a ball on it most
-    return ball_on_spots(
-        img,
-        bgf,
-        det.camera,
-        spots,
-        det.sizes.ball_diameter,
-        det.sizes.ball_height,
-        excluded,
-        det.bg.felt_colour,
-        min_explained=0.15 if det.learned else _SPOT_STILL,
-    )
+    best = None
+    for spot in spots:
+        # against a learned table a ball on a spot differs from it as any ball does; a still's
+        # estimate of the painted spot is rougher: the bare mark's leftover, smaller than a
+        # ball, explains a ball-sized fit's pixels in part (0.1-0.4 of them), a ball on it most
+        fit = ball_on_spots(
+            img,
+            bgf,
+            det.camera,
+            [spot],
+            det.sizes.ball_diameter,
+            det.sizes.ball_height,
+            excluded,
+            det.bg.felt_colour,
+            min_explained=0.15 if det.learned else _SPOT_STILL,
+        )
+        if fit is None or (best is not None and fit.explained <= best.explained):
+            continue
+        r = det.sizes.ball_diameter / 2.0
+        if all(footprint_gap(x, fit.xy_mm, r) >= -_BUTTON_OVERLAP_MM for x in solids):
+            best = fit
+    return best
+
+
+def footprint_gap(x: Solid, xy_mm: FloatArray, r_mm: float) -> float:
+    """The gap (mm) between a ball of radius ``r_mm`` on the table at ``xy_mm`` and a solid's
+    footprint (a button's disc, a goalkeeper's rectangle); negative where they overlap, by
+    at least the radius when the ball's centre lies inside a box."""
+    if x.kind == "button":
+        return float(np.hypot(*(xy_mm - x.p[:2]))) - x.p[2] / 2.0 - r_mm
+    d = float(np.hypot(*(xy_mm - _nearest_point(x, xy_mm))))
+    return d - r_mm if d > 1e-9 else -2.0 * r_mm
 
 
 def on_a_spot(det: Detector, xy_mm: FloatArray) -> bool:
