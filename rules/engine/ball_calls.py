@@ -66,6 +66,15 @@ class BallCalls(EngineBase):
     # ------------------------------------------------------------------ lines
     def _line_call(self, call: LineCall, sink: EventSink) -> None:
         lance = self.lance
+        if call.cross_t_s is not None:
+            # a touch this frame after the ball was wholly past the line met a dead ball: the
+            # last touch is the one before it (000 Art. 9; paulista's ten minutes, seed 33,
+            # frame 17363: the ball out over the touchline 1.6 mm, then B4 beside the line
+            # touched it; the throw-in went to the wrong team)
+            for t, before in self._frame_touches:
+                if t > call.cross_t_s:
+                    self.last_touch = before
+                    break
         last_team = self.team_of.get(self.last_touch or "")
         if call.kind == "goal":
             self._goal(call, lance, last_team, sink)

@@ -183,6 +183,8 @@ class EngineBase:
         self.lance: Lance | None = None
         self.n_lances = 0
         self.last_touch: str | None = None
+        # this frame's touches in play: (contact time, the last touch before it)
+        self._frame_touches: list[tuple[float, str | None]] = []
         self._held_foul: HeldFoul | None = None  # decided a frame later (order_doubt_s)
         self._ball_contact_t: dict[str, float] = {}  # each piece's last contact with the ball
         self.possessor: str | None = None

@@ -178,6 +178,7 @@ class RuleEngine(BallCalls):
                 assert self._rest is not None
                 self._start_lance(late[0], self._rest, cur, sink, late[1])
         rail = False
+        self._frame_touches = []
         for row in rows:
             rail |= self._contact(row, prev, cur, sink)
         ball = self.lines.ball_xy(None if gap else prev, cur, ahead)
@@ -525,6 +526,7 @@ class RuleEngine(BallCalls):
             if not live or team is None:
                 return False
             assert lance is not None
+            self._frame_touches.append((t, self.last_touch))
             self.last_touch = piece
             lance.touches.append(piece)
             if piece == lance.piece and not lance.touched:

@@ -76,6 +76,7 @@ __all__ = ["COAST_FRAMES", "MAX_BALL_MM_S", "LineCall", "LineJudge"]
 #: Frames a moving, unseen (predicted) ball waits to be seen again before its prediction is
 #: judged (see the module docstring).
 COAST_FRAMES = 4
+_SAME_WAY = 0.94  # cosine: a step within 20 degrees of the ball's way before it
 
 #: Faster than any ball on a table (a struck ball reaches ~6 m/s): a longer step is a jump of
 #: the source's ball (re-acquired elsewhere), never a ball crossing a line.
@@ -98,6 +99,9 @@ class LineCall:
     # the frame and time it happened when earlier than the frame judged (the ball unseen then)
     frame: int | None = None
     t_s: float | None = None
+    # when the ball got wholly past the line on a straight step seen at both ends (None: not
+    # known): a touch later in the frame met a ball out already
+    cross_t_s: float | None = None
 
     @property
     def too_close(self) -> bool:
@@ -264,6 +268,12 @@ class LineJudge:
             sure = self._confirmed(kind, ahead, r)
         if kind in ("goal", "out") and sure:
             line = f"goal_{where}" if kind == "goal" else where
+            # unseen past COAST_FRAMES, the prediction is judged: dated, as a ball seen again
+            # is, from its last sighting (paulista's ten minutes, seed 33, frame 8072: a shot
+            # under the crossbar called 4 frames after it went in)
+            dating = since
+            if dating is None and self._coasting > COAST_FRAMES:
+                dating = self._last_seen
             crossed = (
                 self._crossed(b0, b1, cur, ahead, since, turned, line, r)
                 if line.startswith("goal")
@@ -278,9 +288,18 @@ class LineJudge:
                 depth = float(goal_margins(b1, r, self.field, side)[0][0])
                 kind, held = ("goal", posts) if posts >= 0.0 else ("out", -posts)
                 call = LineCall(kind, line, min(depth, held), b1, at, sigma_mm=sigma * grow)
-                return self._dated(call, since, cur)
-            call = LineCall(kind, line, margin, b1, self._crossing(b0, b1, line, r), sigma_mm=sigma)
-            return self._dated(call, since, cur)
+                return self._dated(call, dating, cur)
+            straight = since is None and not turned and bool(prev.present[bi] and prev.seen[bi])
+            call = LineCall(
+                kind,
+                line,
+                margin,
+                b1,
+                self._crossing(b0, b1, line, r),
+                sigma_mm=sigma,
+                cross_t_s=self._cross_time(prev, cur, b0, b1, line, r) if straight else None,
+            )
+            return self._dated(call, dating, cur)
         bounce = self._rail_bounce(prev, cur) if prev.present[bi] else None
         if rail_contact or bounce is not None:
             # Out over the line nearest to where the ball met the rail.
@@ -289,6 +308,56 @@ class LineJudge:
             line = str(line_a[0])
             return LineCall("out", line, None, b1, self._crossing(b0, probe, line, r), rail=True)
         return None
+
+    def _line_margin(self, xy: tuple[float, float], r: float, line: str) -> float | None:
+        """How far a ball at ``xy`` is wholly past ``line`` (negative: short of it); None when
+        another line is nearer (a corner)."""
+        if line.startswith("goal"):
+            side = line.split("_")[1]
+            return float(goal_margins(xy, r, self.field, side)[0][0])
+        touching = self.touching and not self._on_line_start
+        m, name = ball_out_margin(xy, r, self.field, touching)
+        return float(m[0]) if str(name[0]) == line else None
+
+    def _cross_time(
+        self,
+        prev: FrameState,
+        cur: FrameState,
+        b0: tuple[float, float],
+        b1: tuple[float, float],
+        line: str,
+        r: float,
+    ) -> float | None:
+        """When the ball got wholly past ``line`` on the straight step from ``b0`` (``prev``)
+        to ``b1`` (``cur``); None when it was past already, the margins are not known, or the
+        step is not the ball's way before it (struck, or turned, between the frames: not
+        travelled at one speed).
+
+        >>> from geometry.tablespec import load_table
+        >>> from types import SimpleNamespace as NS
+        >>> judge = LineJudge(FieldModel(load_table("brasileira")))
+        >>> # the touchline's outer edge at y = 700: wholly past once the centre is at 705
+        >>> prev = NS(t_s=0.0, v_mm_s=np.array([[0.0, 5.0]]), moving=np.array([True]))
+        >>> cur = NS(t_s=1.0, ball_index=0)
+        >>> judge._cross_time(prev, cur, (0.0, 704.0), (0.0, 709.0), "touch_far", 5.0)
+        0.2
+        >>> prev.moving[0] = False  # struck from rest between the frames: not known
+        >>> judge._cross_time(prev, cur, (0.0, 704.0), (0.0, 709.0), "touch_far", 5.0) is None
+        True
+        """
+        bi = cur.ball_index
+        dt = cur.t_s - prev.t_s
+        v0 = prev.v_mm_s[bi]
+        step = np.asarray(b1, float) - np.asarray(b0, float)
+        s0, s1 = float(np.hypot(*v0)) * dt, float(np.hypot(*step))
+        if not prev.moving[bi] or dt <= 0.0 or s0 <= 0.0 or s1 <= 0.0:
+            return None
+        if float(v0 @ step) * dt < _SAME_WAY * s0 * s1 or not 0.7 <= s1 / s0 <= 1.3:
+            return None
+        m0, m1 = self._line_margin(b0, r, line), self._line_margin(b1, r, line)
+        if m0 is None or m1 is None or not m0 < 0.0 < m1:
+            return None
+        return float(prev.t_s + m0 / (m0 - m1) * dt)
 
     def _dated(
         self,

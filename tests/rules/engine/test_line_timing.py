@@ -1,0 +1,117 @@
+"""When a goal or an out happened, to the fraction of a frame it takes (issue 6: events within
+2 frames; 000 Art. 9: the throw-in goes against the team that touched the ball last).
+
+- paulista's ten minutes, seed 33, frame 8072 (``python -m benchmarks.bench_analyze --rules
+  paulista --seed 33``): a shot went in under the crossbar and was not seen again for 8 frames;
+  the tracker's prediction was judged after ``COAST_FRAMES`` and the goal dated then, 4 frames
+  after it went in. It is dated from the ball's last sighting, as a ball seen again is.
+- the same match, frame 17363: the ball rolled out over the touchline (wholly past it two
+  thirds into the frame's step) and B4, beside the line, touched it at the end of that step.
+  Both in one frame, the touch was taken as the last before the out: the throw-in went to the
+  wrong team. On a straight step the ball crossed when its margin did; a touch after that met
+  a dead ball.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from rules.engine.lines import COAST_FRAMES
+from rules.engine.state import Contacts
+from tests.rules.engine.script import Script, brasileira_roster
+from tests.rules.engine.situations import find, run
+
+FPS = 30.0
+NOISY = {"lag_frames": 1, "noise_mm": 0.5, "settle_frames": 3}  # botao analyze's options
+
+
+def _out_with_a_late_touch(touch_at: float) -> Script:
+    """A9 sends the ball at 6 mm a frame over the far touchline (y = 700, wholly past at 705);
+    B4, beside the line, touches it at ``touch_at`` of the step in which it got wholly past."""
+    s = Script(
+        brasileira_roster(
+            [
+                ("A9", "A", "button", 0.0, 601.0),
+                ("ball", "", "ball", 0.0, 641.0),
+                ("B4", "B", "button", 45.0, 735.0),
+            ]
+        )
+    )
+    s.rest(3)
+    s.move(
+        {"A9": (0, 1, (0.0, 604.0)), "ball": (0, 15, (0.0, 731.0))},
+        {1: [("A9", "ball", "piece-ball")]},
+    )
+    s.rest(6)
+    bi = s.index("ball")
+    f = next(i for i, x in enumerate(s.frames) if x.pieces.xy_mm[bi, 1] > 705.0)
+    t = (f - 1 + touch_at) / FPS
+    s.frames[f] = replace(
+        s.frames[f], contacts=Contacts.from_rows([(f, t, "B4", "ball", "piece-ball")])
+    )
+    return s
+
+
+@pytest.mark.parametrize("options", [{}, NOISY], ids=["exact", "noisy"])
+@pytest.mark.parametrize(
+    ("touch_at", "last", "throw_in"),
+    [
+        (0.95, "A9", "B"),  # wholly past at 0.67 of the step: B4 met a dead ball
+        (0.80, "A9", "B"),
+        (0.40, "B4", "A"),  # failure rows: B4 touched it first, in the field
+        (0.10, "B4", "A"),
+    ],
+)
+def test_a_touch_after_the_ball_was_out_is_not_its_last(
+    touch_at: float, last: str, throw_in: str, options: dict[str, float]
+) -> None:
+    events = run("brasileira", _out_with_a_late_touch(touch_at), **options)
+    (out,) = find(events, "ball_out")
+    assert (out["piece"], out["team"], out["evidence"]["restart"]) == (last, throw_in, "throw_in")
+
+
+def _shot_unseen_in_goal(unseen_from_x: float) -> Script:
+    """A9 shoots at 12 mm a frame into the right goal (wholly past its line once the centre
+    is beyond x = 1005); the ball unseen from ``unseen_from_x`` on (the crossbar, the net)."""
+    s = Script(
+        brasileira_roster(
+            [
+                ("B1", "B", "goalkeeper", 990.0, -60.0),
+                ("A9", "A", "button", 860.0, 20.0),
+                ("ball", "", "ball", 900.0, 20.0),
+            ]
+        )
+    )
+    s.rest(3)
+    s.move(
+        {"A9": (0, 1, (863.0, 20.0)), "ball": (0, 15, (1080.0, 20.0))},
+        {1: [("A9", "ball", "piece-ball")]},
+    )
+    s.rest(3)
+    bi = s.index("ball")
+    for i, f in enumerate(s.frames):
+        if f.pieces.xy_mm[bi, 0] > unseen_from_x:
+            seen = f.seen.copy()
+            seen[bi] = False
+            s.frames[i] = replace(f, seen=seen)
+    return s
+
+
+@pytest.mark.parametrize("options", [{}, NOISY], ids=["exact", "noisy"])
+@pytest.mark.parametrize("unseen_from_x", [990.0, 1000.0, 1010.0])
+def test_a_goal_unseen_since_it_went_in_is_dated_when_it_went_in(
+    unseen_from_x: float, options: dict[str, float]
+) -> None:
+    s = _shot_unseen_in_goal(unseen_from_x)
+    bi = s.index("ball")
+    went_in = next(f.frame for f in s.frames if f.pieces.xy_mm[bi, 0] > 1005.0)
+    last_seen = max(f.frame for f in s.frames if f.seen[bi] and f.pieces.xy_mm[bi, 0] > 900.0)
+    unseen = sum(1 for f in s.frames if not f.seen[bi])
+    assert unseen > COAST_FRAMES  # the situation: judged on the prediction
+    events = run("brasileira", s, **options)
+    (goal,) = find(events, "goal", "A", "A9")
+    assert goal["frame"] == max(went_in, last_seen), (goal["frame"], went_in, last_seen)
+    assert np.isfinite(goal["margin_mm"])
