@@ -23,41 +23,24 @@ import pytest
 from geometry.field import FieldModel
 from geometry.pieces import Pieces
 from geometry.tablespec import load_table
-from simulator.state import FrameTruth
 from tests.vision.protocol_rig import learned_rig
+from tests.vision.test_learned_spots import _frame
+from tests.vision.test_learned_spots import _scene as _spots_scene
 from vision.ball_search import footprint_gap
 from vision.detect import Detector
 from vision.solids import Solid
 
 TABLE = load_table("brasileira")
-HL = TABLE.half_length
 FPS = 30.0
 
 
 def _scene(ball_xy: tuple[float, float] | None, cover: tuple[float, float]) -> Pieces:
-    """Both goalkeepers, a button at ``cover`` and three more away from the marks, the ball."""
-    ids, kind = ["A1", "B1", "A2", "A3", "B2", "B3"], ["goalkeeper"] * 2 + ["button"] * 4
-    xy = [(-HL + 8.5, -150.0), (HL - 8.5, 150.0), cover, (-250.0, -300.0)]
-    xy += [(300.0, 250.0), (150.0, -200.0)]
-    size, angle = [[70, 15]] * 2 + [[50, 50]] * 4, [np.pi / 2] * 2 + [0.0] * 4
-    height = [35.0, 35.0] + [8.0] * 4
-    if ball_xy is not None:
-        ids, kind, xy = ["ball", *ids], ["ball", *kind], [ball_xy, *xy]
-        size, angle, height = [[10, 10], *size], [0.0, *angle], [10.0, *height]
-    return Pieces(
-        np.array(ids),
-        np.array([i[0] if i != "ball" else "" for i in ids]),
-        np.array(kind),
-        np.array(xy, float),
-        np.array(size, float),
-        np.array(angle),
-        np.array(height),
-    )
-
-
-def _frame(i: int, pieces: Pieces) -> FrameTruth:
-    n = len(pieces)
-    return FrameTruth(i, i / FPS, pieces, np.zeros((n, 2)), np.zeros(n, bool))
+    """The learned-spots scene (both goalkeepers, four buttons, the ball or none) with its
+    button A2 at ``cover``."""
+    p = _spots_scene(ball_xy)
+    xy = p.xy_mm.copy()
+    xy[p.ids == "A2"] = cover
+    return Pieces(p.ids, p.team, p.kind, xy, p.size_mm, p.angle_rad, p.height_mm)
 
 
 def _off(det: Detector, df: float, dc: tuple[float, float]) -> Detector:
