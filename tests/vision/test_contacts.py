@@ -319,7 +319,7 @@ def _rolled_into(speed_mm_s: float, second: str) -> np.ndarray:
         # under the ball's own threshold (100 mm/s), but stopped dead against the button: a
         # rolling ball does not stop a millimetre from a piece on its own
         (90.0, "ball", 1),
-        (90.0, "B8", 0),  # a piece as slow: under the pieces' threshold (150 mm/s)
+        (90.0, "B8", 0),  # a piece as slow: under the pieces' threshold (100 mm/s)
     ],
 )
 def test_a_slow_ball_into_a_resting_button_is_a_touch(
