@@ -128,6 +128,8 @@ class LineJudge:
         self._coasting = 0  # frames the moving ball has gone unseen
         # (frame, t, xy) where the ball was last seen before it went unseen
         self._last_seen: tuple[int, float, tuple[float, float]] | None = None
+        # (frame, t, xy): the first of the frames since which its positions are past a line
+        self._past_since: tuple[int, float, tuple[float, float]] | None = None
 
     def ball_xy(
         self, prev: FrameState | None, cur: FrameState, ahead: list[FrameState]
@@ -140,6 +142,11 @@ class LineJudge:
         """
         bi = cur.ball_index
         b = cur.ball_xy_mm
+        at = (float(b[0]), float(b[1]))
+        if not cur.present[bi] or self.inside(at, cur.ball_radius_mm):
+            self._past_since = None
+        elif self._past_since is None:
+            self._past_since = (cur.frame, cur.t_s, at)
         if cur.moving[bi]:
             self._rest_sum[:], self._rest_n = 0.0, 0
             dt = cur.t_s - prev.t_s if prev is not None else 0.0
@@ -274,6 +281,11 @@ class LineJudge:
             dating = since
             if dating is None and self._coasting > COAST_FRAMES:
                 dating = self._last_seen
+            # a ball at rest past the line, sure on its rest's mean frames after it stopped,
+            # got there when its positions went past and stayed (mesa-posta's ten minutes,
+            # seed 34, frame 744: stopped 0.4 mm wholly out, called 6 frames after)
+            past = self._past_since
+            rested = past if dating is None and averaged and past is not None else None
             crossed = (
                 self._crossed(b0, b1, cur, ahead, since, turned, line, r)
                 if line.startswith("goal")
@@ -288,7 +300,7 @@ class LineJudge:
                 depth = float(goal_margins(b1, r, self.field, side)[0][0])
                 kind, held = ("goal", posts) if posts >= 0.0 else ("out", -posts)
                 call = LineCall(kind, line, min(depth, held), b1, at, sigma_mm=sigma * grow)
-                return self._dated(call, dating, cur)
+                return self._dated(call, dating, cur, rested)
             straight = since is None and not turned and bool(prev.present[bi] and prev.seen[bi])
             call = LineCall(
                 kind,
@@ -299,7 +311,7 @@ class LineJudge:
                 sigma_mm=sigma,
                 cross_t_s=self._cross_time(prev, cur, b0, b1, line, r) if straight else None,
             )
-            return self._dated(call, dating, cur)
+            return self._dated(call, dating, cur, rested)
         bounce = self._rail_bounce(prev, cur) if prev.present[bi] else None
         if rail_contact or bounce is not None:
             # Out over the line nearest to where the ball met the rail.
@@ -364,10 +376,15 @@ class LineJudge:
         call: LineCall,
         since: tuple[int, float, tuple[float, float]] | None,
         cur: FrameState,
+        rested: tuple[int, float, tuple[float, float]] | None = None,
     ) -> LineCall:
         """``call`` dated to the first frame after ``since`` (the ball's last sighting before
         it went unseen) at which the straight path from there to where it is seen now held it
-        wholly past the call's line (for a goal, between the posts); as it is otherwise."""
+        wholly past the call's line (for a goal, between the posts); or to ``rested``, the first
+        of the frames since which a resting ball's positions have been past a line; as it is
+        otherwise."""
+        if rested is not None and rested[0] < cur.frame:
+            return replace(call, frame=rested[0], t_s=rested[1])
         if since is None or cur.frame - since[0] < 2:
             return call
         f0, t0, (x0, y0) = since

@@ -115,3 +115,38 @@ def test_a_goal_unseen_since_it_went_in_is_dated_when_it_went_in(
     (goal,) = find(events, "goal", "A", "A9")
     assert goal["frame"] == max(went_in, last_seen), (goal["frame"], went_in, last_seen)
     assert np.isfinite(goal["margin_mm"])
+
+
+def _creeping_out(stop_y: float) -> Script:
+    """The ball creeping over the far touchline at ~0.5 mm a frame (wholly past at y = 705),
+    coming to rest at ``stop_y``: a call on the rest's mean, sure only a few frames on."""
+    s = Script(
+        brasileira_roster([("A9", "A", "button", 0.0, 655.0), ("ball", "", "ball", 0.0, 693.0)])
+    )
+    s.rest(3)
+    s.move(
+        {"A9": (0, 1, (0.0, 657.0)), "ball": (0, 14, (0.0, stop_y))},
+        {1: [("A9", "ball", "piece-ball")]},
+    )
+    s.rest(20)
+    return s
+
+
+@pytest.mark.parametrize("stop_y", [705.3, 705.6, 706.5])
+def test_a_ball_stopping_just_out_is_dated_when_it_got_out(stop_y: float) -> None:
+    """Mesa-posta's ten minutes, seed 34 (``python -m benchmarks.bench_analyze --rules
+    mesa-posta --seed 34``), frame 744: the ball crept over the goal line and stopped 0.4 mm
+    wholly past it. Judged on the mean of its rest, the out was sure only 5 frames after it
+    stopped, and dated then, 6 frames after it went out. A resting ball past a line got there
+    when its positions went past and stayed: the call is dated from then."""
+    s = _creeping_out(stop_y)
+    bi = s.index("ball")
+    got_out = next(f.frame for f in s.frames if f.pieces.xy_mm[bi, 1] > 705.0)
+    events = run("brasileira", s, **NOISY)
+    (out,) = find(events, "ball_out")
+    assert abs(out["frame"] - got_out) <= 1, (out["frame"], got_out)
+
+
+def test_a_ball_stopping_just_short_is_not_out() -> None:
+    """The failure row: stopped 0.3 mm short of wholly past, it is in play."""
+    assert not find(run("brasileira", _creeping_out(704.7), **NOISY), "ball_out")
