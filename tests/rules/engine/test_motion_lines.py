@@ -511,3 +511,52 @@ def test_a_goal_seen_only_after_it_went_in_is_dated_when_it_went_in(unseen: int)
     (goal,) = find(events, "goal", "A", "A9")
     went_in = next(f for f in s.frames if f.ball_xy_mm[0] >= 1005.0)
     assert (goal["frame"], goal["t"]) == (went_in.frame, pytest.approx(went_in.t_s, abs=1e-3))
+
+
+def _struck_flagged_late(put_by_hand: bool) -> Script:
+    """A9 is flicked and strikes the resting ball a frame later (at 15 mm a frame toward the
+    far touchline, wholly past it at y = 705); the tracker flags the ball moving only from its
+    third step, and the touch is reported then. Or a hand
+    puts the ball down 15 mm off and it stays: no touch, nothing moving."""
+    s = Script(
+        brasileira_roster([("A9", "A", "button", 0.0, 600.0), ("ball", "", "ball", 0.0, 640.0)])
+    )
+    s.rest(3)
+    if put_by_hand:
+        s.place("ball", (0.0, 655.0))
+        s.rest(12)
+        return s
+    first = len(s.frames)
+    s.move({"A9": (0, 2, (0.0, 606.0)), "ball": (1, 9, (0.0, 760.0))})
+    s.rest(6)
+    bi = s.index("ball")
+    for k in (first + 1, first + 2):
+        moving = s.frames[k].moving.copy()
+        moving[bi] = False
+        s.frames[k] = dataclasses.replace(s.frames[k], moving=moving)
+    rows = [(first + 2, (first + 0.5) / s.fps, "A9", "ball", "piece-ball")]
+    s.frames[first + 3] = dataclasses.replace(
+        s.frames[first + 3], contacts=Contacts.from_rows(rows)
+    )
+    return s
+
+
+def test_a_ball_struck_and_flagged_moving_late_was_not_carried() -> None:
+    """Mesa-posta's ten minutes, seed 34 (``python -m benchmarks.bench_analyze --rules
+    mesa-posta --seed 34``), frame 3744: B8 struck the resting ball under its coach's hand;
+    the ball's first step (9 mm) was seen with its moving flag still off, the next frame it
+    went unseen (predicted on), and the touch came two frames late. With one frame held, the
+    jump read as a hand carrying the ball, play stopped, and the out 14 frames on was never
+    called. A ball going on along its jump the frame after was not put down."""
+    events = run("brasileira", _struck_flagged_late(False), lag_frames=1, noise_mm=0.5)
+    (out,) = find(events, "ball_out")
+    assert (out["piece"], out["team"], out["evidence"]["restart"]) == ("A9", "B", "throw_in")
+
+
+def test_a_ball_put_down_by_a_hand_still_stops_play() -> None:
+    """The failure row: put down 15 mm off, it stays there: a hand carried it."""
+    s = _struck_flagged_late(True)
+    s.place("ball", (0.0, 712.0))  # then put wholly out: no call on it
+    s.rest(3)
+    events = run("brasileira", s, lag_frames=1, noise_mm=0.5)
+    assert not find(events, "ball_out")
