@@ -256,34 +256,11 @@ class ContactFinder:
         return found
 
     def patch_last(self, idx: NDArray[np.intp], xy_mm: FloatArray) -> None:
-        """Bodies ``idx`` were at ``xy_mm`` in the last frame pushed (learnt a frame late):
-        as if seen there then, in the frames held and, for a ball, the history (a ball
-        glimpsed off its rest and believed a frame later,
-        :meth:`vision.tracker.Tracker._glimpsed`, left its rest on that frame: its first steps
-        away, from where the striker is traced, start there; gaucha's ten minutes, seed 32,
-        frame 14656: struck from under a hand, off the rail two frames on, its striker lost
-        when its start was dated a frame late)."""
-        if not self._xy:
-            return
-        idx = np.atleast_1d(np.asarray(idx, dtype=np.intp))
-        xy_mm = np.asarray(xy_mm, dtype=float).reshape(len(idx), 2)
-        self._xy[-1][idx] = xy_mm
-        self._ok[-1][idx] = True
-        self._seen[-1][idx] = True
-        # (a piece's history keeps where it was frozen: its hidden strikes are traced from
-        # there - gaucha's ten minutes, seed 32, frame 14147, B9 out from under a hand onto
-        # the goalkeeper, lost when its glimpse was written in)
-        ball = self.kind[idx] == "ball"
-        b_idx = idx[ball]
-        _, h_xy, h_known, h_ok, h_seen = self._hist[-1]
-        h_xy[b_idx], h_known[b_idx], h_ok[b_idx], h_seen[b_idx] = xy_mm[ball], True, True, True
-        frame = self._frames[-1]
-        for b, at in zip(b_idx, xy_mm[ball], strict=True):
-            if np.isnan(self._rest_xy[b, 0]):
-                continue
-            if np.hypot(*(at - self._rest_xy[b])) >= 1.5 and self._rest_frame[b] == frame:
-                self._rest_frame[b] = self._frames[-2] if len(self._frames) > 1 else frame - 1
-                self._away_frame[b] = frame
+        """Bodies ``idx`` were at ``xy_mm`` in the last frame pushed (learnt a frame late)."""
+        if self._xy:
+            self._xy[-1][idx] = xy_mm
+            self._ok[-1][idx] = True
+            self._seen[-1][idx] = True
 
     def _cut_jumps(self) -> None:
         """A body that moved further since the last frame than its top speed allows was not

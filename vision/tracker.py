@@ -118,7 +118,6 @@ class Tracker:
         self._hands_now = HandRegion([])
         self._cand = Candidates()
         self._pending: list[tuple[float, FloatArray, IntArray, FloatArray]] = []
-        self._glimpse = (-np.inf, np.zeros(2))  # the ball's last deferred sighting: (t, xy)
         ids, team, kind = [], [], []
         for name, _ in cfg.teams:
             ids += [f"{name}{k}" for k in range(1, cfg.team_size + 1)]
@@ -297,7 +296,6 @@ class Tracker:
         self._off[:] = 0
         self._win_t[:] = -np.inf
         self._pending = []
-        self._glimpse = (-np.inf, np.zeros(2))
         self._cand = Candidates()
         self._looked_since = self.t
         self.contacts.restart()
@@ -533,12 +531,6 @@ class Tracker:
         defer = np.zeros(len(tri), dtype=bool)
         for m in np.flatnonzero(~near):
             own = act[tri[m]]
-            if self._glimpsed(own, hid[tri[m]], z[dji[m]]):
-                defer[m] = True
-                self._pending.append(
-                    (self.t, z[dji[m]].copy(), np.array([own]), self.z_last[own : own + 1])
-                )
-                continue
             rivals = act[under & gate[:, dji[m]] & (cost[:, dji[m]] < _BIG)]
             rivals = rivals[self._same_group(rivals, own)]
             if hid[tri[m]]:
@@ -577,26 +569,6 @@ class Tracker:
         self.kf.P[woke, 2] = (0.5 * self.vmax[woke]) ** 2
         self._seen_at(ti, zz, rz)
         return ti
-
-    def _glimpsed(self, track: int, hidden: bool, z: FloatArray) -> bool:
-        """A resting ball unseen a frame or more, found far off: a glimpse, to be seen again
-        (:meth:`_emerge`) before it is believed. A false ball by a hand rarely repeats, and the
-        ball at rest cannot leave unless struck (gaucha's ten minutes, seed 32, frame 9562: a
-        fit beside a hand carrying a button, 32 mm from the ball it had covered for a frame,
-        set the ball's track going for three frames unseen; the ball was seen again where it
-        lay, and the excursion made two false touches). A glimpse continuing the last one
-        (within reach of it, three frames at most) is believed at once: a ball flickering out
-        of sight as it rolls still moves."""
-        if self.kind_code[track] != 2 or hidden or self.moving[track]:
-            return False
-        if (self.t - self.t_seen[track]) * self.cfg.fps < 1.5:
-            return False  # seen at rest a frame ago: struck in sight, its start is seen
-        t_w, w_xy = self._glimpse
-        if 0.0 < self.t - t_w <= 3.5 / self.cfg.fps:
-            if np.hypot(*(z - w_xy)) <= self.vmax[track] * (self.t - t_w) + 10.0:
-                return False
-        self._glimpse = (self.t, z.copy())
-        return True
 
     def _same_group(self, tracks: IntArray, like: int) -> BoolArray:
         same = self.kind_code[tracks] == self.kind_code[like]
