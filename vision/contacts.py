@@ -1168,10 +1168,11 @@ class ContactFinder:
         # its way along it (to stop it the contact's friction must take its speed across the
         # line of centres, at most some 1.7 times its speed along it: within 60 degrees). Its
         # way since its last hit, not its last step: a stopping ball's last millimetre is its
-        # fits' noise as much as its motion (gaucha's ten minutes, seed 32, frames 13499 and
-        # 17341: balls rolling by a button at 65 degrees stopped a millimetre off it, their
-        # last steps read head on, their change along the line of centres 40-60 mm/s). The
-        # line of centres where it stopped: a frame before, it was a step back on its way.
+        # fits' noise as much as its motion (gaucha's ten minutes, seed 32, frame 13499: a
+        # ball rolling by a button at 65 degrees stopped 0.8 mm off it, its last step read
+        # head on, its change along the line of centres 61 mm/s; 17341, alike, is still read
+        # as a touch: a fit 0.9 mm off the frame after the stop reads as a bounce). The line of
+        # centres where it stopped: a frame before, it was a step back on its way.
         stops = is_ball & piece_still & (np.hypot(*v_post[b_now].T) < _BALL_STILL_MM_S)
         for m in np.flatnonzero(hit & stops):
             way = self._way(int(b_now[m]))

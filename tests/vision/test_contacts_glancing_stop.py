@@ -1,11 +1,12 @@
 """A ball that stops a millimetre off a button touched it only if it came at it head on
-(vision/contacts.py, ``_find``'s ``stopped_against``).
+(vision/contacts.py, ``_find``: a ball stopped beside a resting piece).
 
 Gaucha's ten minutes, seed 32 (``python -m benchmarks.bench_analyze --rules gaucha --seed 32``),
 frames 13499 and 17341: slow balls (40-60 mm/s) rolling past a resting button at about 65
 degrees to the line of centres stopped 0.3-0.8 mm off it, touching nothing; their last steps,
 a millimetre long and a fit's noise off, read head on, and each was read as stopped dead by the
-button: two false touches. A ball glancing off a piece keeps its way along it; to stop dead the
+button: two false touches (13499 is no longer; 17341's next fit, 0.9 mm off, reads as a
+bounce, and it still is). A ball glancing off a piece keeps its way along it; to stop dead the
 contact must take all its speed across the line of centres, which friction cannot do past 60
 degrees. The way is read over the frames before. The failure rows: a ball stopped head on, or
 at 45 degrees, is a touch. The table mirrored too (the verdict must mirror).
