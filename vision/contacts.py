@@ -84,6 +84,11 @@ _HEAD_ON = 0.5  # cosine: a ball stopped dead by a piece came within 60 degrees 
 _WAY_FRAMES = 6  # a body's way is read over this many frames before an interval ...
 _WAY_MM = 3.0  # ... and at least this long (ten times a ball's noise)
 _STEP_BACK_MM = 1.0  # a piece set going steps back no further over a frame (fits' noise)
+# A ball too slow for the tracker's moving state (under 60 mm/s) still shows its way to its
+# fits (0.1-0.2 mm): steps of this length a frame, on one line (cosine), are a ball creeping;
+# set going from rest, it must have left by this much over two frames (8 times the noise of a
+# difference of two fits)
+_CREEP_MM, _CREEP_COS, _CREEP_START_MM = 0.5, 0.7, 1.2
 
 
 @dataclass(frozen=True)
@@ -894,6 +899,41 @@ class ContactFinder:
                 best, best_gap = int(a), g
         return best
 
+    def _steps(self, back: int) -> tuple[FloatArray, FloatArray, BoolArray]:
+        """Every body's last two steps (N, 2) up to ``back`` frames before the newest, and
+        whether it was seen on the three frames they join."""
+        h = self._hist
+        if len(h) < back + 3:
+            z = np.zeros((self.n, 2))
+            return z, z, np.zeros(self.n, bool)
+        (_, a, _, _, sa), (_, b, _, _, sb), (_, c, _, _, sc) = (
+            h[-back - 3],
+            h[-back - 2],
+            h[-back - 1],
+        )
+        return b - a, c - b, sa & sb & sc
+
+    def _creeping(self) -> BoolArray:
+        """Balls creeping on one line over the two frames before the interval under test
+        (k-3 to k-1), seen all along: rolling, however slowly."""
+        s1, s2, seen = self._steps(2)
+        l1, l2 = np.hypot(*s1.T), np.hypot(*s2.T)
+        line = (s1 * s2).sum(1) >= _CREEP_COS * l1 * l2
+        return (self.kind == "ball") & seen & (l1 >= _CREEP_MM) & (l2 >= _CREEP_MM) & line
+
+    def _starting(self) -> BoolArray:
+        """Balls at rest over the frame before the interval under test (k-2 to k-1) that left
+        slowly over it and the next (to k+1) on one line, seen all along."""
+        s0, _, seen0 = self._steps(1)
+        s1, s2, seen = self._steps(0)
+        l1, l2 = np.hypot(*s1.T), np.hypot(*s2.T)
+        line = (s1 * s2).sum(1) >= _CREEP_COS * l1 * l2
+        left = np.hypot(*(s1 + s2).T) >= _CREEP_START_MM
+        rest = np.hypot(*s0.T) < _BALL_STILL_MM
+        # (faster, from _BALL_GOING_MM a frame, the bars read the start: a kick)
+        slow = (l2 >= _CREEP_MM) & (l2 < _BALL_GOING_MM)
+        return (self.kind == "ball") & seen & seen0 & rest & slow & line & left
+
     def _way(self, b: int) -> FloatArray | None:
         """Body ``b``'s way over the frames it was seen, up to ``_WAY_FRAMES`` before the
         interval under test and not before its last hit (None: too short to tell a way)."""
@@ -1026,8 +1066,12 @@ class ContactFinder:
         # (gaucha's ten minutes, seed 32, frame 17366: A11 kicked the ball from rest into B5
         # resting beside it, both set going in that frame; B5's touch was lost)
         going = is_b & (np.hypot(*(x2 - x1).T) >= _BALL_GOING_MM)
+        creeping, starting = self._creeping(), self._starting()
         moved = ~still & (np.logical_or.reduce(self._moving) | going)
-        sel = ok[i] & ok[j] & (moved[i] | moved[j])
+        # (a ball moving by its own fits only may have stopped against a piece or been pushed
+        # on by one, below: not the bars' hit, whose reach is a touch's 5 mm)
+        slow = (~still & creeping) | starting
+        sel = ok[i] & ok[j] & (moved[i] | moved[j] | slow[i] | slow[j])
         # Candidates: close enough at either end of the interval to touch within it (bounding
         # circles first: most pairs are far apart).
         spd = np.hypot(*v_pre.T) + np.hypot(*v_post.T)
@@ -1039,6 +1083,7 @@ class ContactFinder:
         if len(k) == 0:
             return []
         i, j = i[k], j[k]
+        fast = moved[i] | moved[j]
         gap1 = self._gap(i, j, x1[i], x1[j])
         n1 = self._normals(i, j, x1[i], x1[j])
         closing = -((v_pre[j] - v_pre[i]) * n1).sum(1)  # > 0: approaching at frame k-1
@@ -1152,7 +1197,7 @@ class ContactFinder:
         # (rolling by the tracker over the two frames before: no noise on a resting one)
         b_now = np.where(self.kind[i] == "ball", i, j)
         p_now = np.where(self.kind[i] == "ball", j, i)
-        rolling = self._moving[0][b_now] & self._moving[1][b_now]
+        rolling = (self._moving[0][b_now] & self._moving[1][b_now]) | creeping[b_now]
         piece_still = ~np.logical_or.reduce(self._moving)[p_now]
         stopped_against = (
             is_ball
@@ -1163,7 +1208,31 @@ class ContactFinder:
             & (gap2 <= _STOPPED_GAP_MM)
             & (gap1 > -_STOPPED_GAP_MM)  # (not against it a frame before, but for the fits)
         )
-        hit = (((gap1 > self.tol_mm) | approach | both_start) & (dv > need)) | stopped_against
+        # ... or a resting ball set creeping by a piece coming on into it: a button pushing it
+        # at 30-50 mm/s changes it less than the bars read over one frame, but its own
+        # fits show it leave, on one line away from the piece (brasileira's ten minutes,
+        # frame 9726: B6 into the ball at 36 mm/s, the ball 4 mm on into B10; nacional, seed
+        # 35, frame 4337)
+        towards = (
+            (x3[b_now] - x1[b_now]) * n1 * np.where(self.kind[j] == "ball", 1.0, -1.0)[:, None]
+        ).sum(1)
+        creep_start = (
+            is_ball
+            & starting[b_now]
+            & ~piece_still
+            & (closing >= _STOPPED_CLOSING_MM_S)
+            & (towards >= _CREEP_COS * np.hypot(*(x3[b_now] - x1[b_now]).T))
+            & (np.minimum(gap1, gap2) <= 2.0 * _STOPPED_GAP_MM)
+        )
+        hit = ((gap1 > self.tol_mm) | approach | both_start) & (dv > need) & fast
+        hit |= stopped_against
+        hit |= creep_start
+        # (timed by the ball's own start: it covered its step in the interval at the speed
+        # it kept over the next)
+        sb = np.hypot(*(x2[b_now] - x1[b_now]).T)
+        sc = np.hypot(*(x3[b_now] - x2[b_now]).T)
+        t_creep = t2 - np.clip(sb / np.maximum(sc, 1e-9) * dt_b / dt_c, 0.0, 1.0) * dt_b
+        t_hit = np.where(creep_start, t_creep, t_hit)
         # A ball stopped dead by a resting piece was struck full on: glancing off it, it keeps
         # its way along it (to stop it the contact's friction must take its speed across the
         # line of centres, at most some 1.7 times its speed along it: within 60 degrees). Its
@@ -1179,8 +1248,10 @@ class ContactFinder:
             if way is not None:
                 into = float(way @ n2[m]) * (1.0 if self.kind[i[m]] == "ball" else -1.0)
                 hit[m] = into >= _HEAD_ON * float(np.hypot(*way))
-        hit &= has_pre | has_post | both_start  # (touching all along: no gap closes)
-        hit &= ~late | stopped_against  # (its stop is this interval's: nothing follows)
+        hit &= has_pre | has_post | both_start | creep_start  # (touching all along: none closes)
+        hit &= (
+            ~late | stopped_against | creep_start
+        )  # (its stop is this interval's: nothing follows)
         # after a hit the bodies part (restitution >= 0): still closing, they meet later
         hit &= u_post > -self.min_dv / 3.0
         # (a spoiled ball's next frame is its next hit's: they parted within this one)
@@ -1190,7 +1261,7 @@ class ContactFinder:
         # coming to rest beside a ball that stays where it was did not touch it
         ball = np.where(self.kind[i] == "ball", i, np.where(self.kind[j] == "ball", j, -1))
         kick = np.hypot(*(v_post[ball] - v_pre[ball]).T)
-        hit &= (ball < 0) | (kick >= need / 2.0) | stopped_against
+        hit &= (ball < 0) | (kick >= need / 2.0) | stopped_against | creep_start
         # ... and a button struck from rest is set going (the impulse's share it takes is the
         # striker's mass over both: a quarter for a piece three times as heavy, or pressed
         # against two more): a piece set down beside a resting one by its coach's hand, a
