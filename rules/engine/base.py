@@ -20,7 +20,7 @@ from rules.engine.events import Event, EventSink
 from rules.engine.lance import Lance, Restart
 from rules.engine.lines import LineJudge
 from rules.engine.profiles import get_profile
-from rules.engine.state import FrameState
+from rules.engine.state import FloatArray, FrameState
 from rules.engine.turns import make_turns
 from rules.rulesets import get_ruleset
 
@@ -210,6 +210,8 @@ class EngineBase:
         # the frames they were judged at: a flick is flagged a frame after its first hit
         # at times, and the lance it then begins owns that hit (RuleEngine._own_first_hits)
         self._loose_hits: list[tuple[Row, FrameState, FrameState]] = []
+        # a jump of the ball not judged yet (where it landed, the step): unseen the frame after
+        self._jump: tuple[FloatArray, FloatArray] | None = None
         # the lance the current one closed (a hit of its piece reported late may be its)
         self._closed: Lance | None = None
         self._gap = False  # frames were not seen before the next one (RuleEngine.interrupt)
