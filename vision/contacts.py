@@ -89,6 +89,7 @@ _STEP_BACK_MM = 1.0  # a piece set going steps back no further over a frame (fit
 # set going from rest, it must have left by this much over two frames (8 times the noise of a
 # difference of two fits)
 _CREEP_MM, _CREEP_COS, _CREEP_START_MM = 0.5, 0.7, 1.2
+_CROWD_MM = 3.0  # a third body's edge this near the ball: it may have met it too
 
 
 @dataclass(frozen=True)
@@ -899,6 +900,20 @@ class ContactFinder:
                 best, best_gap = int(a), g
         return best
 
+    def _crowded(self, i: NDArray[np.intp], j: NDArray[np.intp], xy: FloatArray) -> BoolArray:
+        """Pairs (P,) with a ball whose other bodies' edges come within _CROWD_MM of it at
+        ``xy`` (N, 2) (pairs without a ball: False)."""
+        b = np.where(self.kind[i] == "ball", i, np.where(self.kind[j] == "ball", j, -1))
+        out = np.zeros(len(i), bool)
+        for m in np.flatnonzero(b >= 0):
+            others = np.setdiff1d(np.flatnonzero(self._ok[2]), [i[m], j[m]])
+            if len(others):
+                g = self._gap(
+                    others, np.full(len(others), b[m]), xy[others], xy[[b[m]] * len(others)]
+                )
+                out[m] = bool((g <= _CROWD_MM).any())
+        return out
+
     def _steps(self, back: int) -> tuple[FloatArray, FloatArray, BoolArray]:
         """Every body's last two steps (N, 2) up to ``back`` frames before the newest, and
         whether it was seen on the three frames they join."""
@@ -1252,8 +1267,12 @@ class ContactFinder:
         hit &= (
             ~late | stopped_against | creep_start
         )  # (its stop is this interval's: nothing follows)
-        # after a hit the bodies part (restitution >= 0): still closing, they meet later
-        hit &= u_post > -self.min_dv / 3.0
+        # after a hit the bodies part (restitution >= 0): still closing, they meet later;
+        # unless the ball is touching a third piece by then, whose hit its velocity after
+        # holds too (nacional's ten minutes, seed 35, frame 14704: B5 kicked the ball into B11
+        # and met it again within the frame; the ball's way after, B5's, still led toward
+        # B11, and B11's touch was lost)
+        hit &= (u_post > -self.min_dv / 3.0) | self._crowded(i, j, x2)
         # (a spoiled ball's next frame is its next hit's: they parted within this one)
         closer = self._gap(i, j, x3[i], x3[j]) - gap2 <= -2.0
         hit &= ~closer | (spoiled[i] | spoiled[j])
