@@ -467,8 +467,15 @@ class ContactFinder:
                 self._rest_frame[b] = frame  # seen again where it rested (a hand lifted)
                 self._away_frame[b] = -1
                 continue
-            if self._struck[b] >= self._rest_frame[b]:
-                self._rest_xy[b] = np.nan  # its start was seen as a hit
+            away_seen = self._away_frame[b]
+            if self._struck[b] >= self._rest_frame[b] and (
+                away_seen < 0 or self._struck[b] <= away_seen + 1
+            ):
+                # its start was seen as a hit (found a frame late at most: one found later,
+                # after it was seen away, is a later one: nacional's ten minutes, seed 35,
+                # frame 8402, the ball struck by B6 out of hiding while a hand hid it, seen
+                # away, then off A5 two frames on: B6's touch was lost)
+                self._rest_xy[b] = np.nan
                 continue
             if not ok_now[b]:
                 continue
@@ -535,12 +542,15 @@ class ContactFinder:
                 a, t_hit, hit_frame = self._path_striker(int(b), at, u, t_now, dt)
             if a < 0:
                 continue
+            later = self._struck[b] >= self._rest_frame[b]  # struck again since it left
             self._rest_xy[b] = np.nan
             self._body_hit[a] = self._body_hit[b] = self._struck[b] = frame
             pair = np.flatnonzero(
                 ((self.pi == a) & (self.pj == b)) | ((self.pi == b) & (self.pj == a))
             )
-            self._last_hit[pair] = frame  # the hit finders see the start again: no second
+            # the hit finders see the start again: no second (unless it met the ball again
+            # since: B6 did, five frames on)
+            self._last_hit[pair] = hit_frame if later else frame
             out.append(
                 TrackContact(
                     t_hit, str(self.ids[a]), str(self.ids[b]), "piece-ball", hit_frame, speed
