@@ -455,8 +455,13 @@ class ContactFinder:
         t_prev, t_now = self._t[-2], self._t[-1]
         dt = t_now - t_prev
         frame = self._frames[-1]
+        seen_now, seen_prev = self._seen[-1], self._seen[-2]
         for b in np.flatnonzero(self.kind == "ball"):
-            if ok_now[b] and ok_prev[b] and np.hypot(*(x_now[b] - x_prev[b])) < 1.5:
+            # at rest: not where a ball just seen leaving its rest is guessed the frame after
+            # (a track with no velocity yet: nacional's ten minutes, seed 35, frame 8113)
+            away = self._away_frame[b]
+            leaving = 0 <= away - self._rest_frame[b] <= 2 and seen_prev[b] and not seen_now[b]
+            if ok_now[b] and ok_prev[b] and np.hypot(*(x_now[b] - x_prev[b])) < 1.5 and not leaving:
                 self._rest_xy[b] = x_now[b]
                 self._rest_frame[b] = frame
                 self._away_frame[b] = -1
@@ -524,6 +529,21 @@ class ContactFinder:
                 if a >= 0:
                     t_hit = t_prev - back
                     break
+            turned = False  # its start traced from its first sighting away
+            bounded = away - self._rest_frame[b] <= 2
+            if a < 0 and along is None and frame > away + 1 and bounded:
+                # turned before a second step away was seen (unseen or guessed in place that
+                # frame, off another piece by the next: nacional's ten minutes, seed 35, frame
+                # 8111, B6 out of hiding, then A5): its way out is the line from its rest
+                # through its first sighting away, and the striker's path times the hit (seen
+                # at rest up to two frames before: a start unseen longer is not timed so)
+                first_seen = [xy[b] for f, xy, _, _, sn in self._hist if f == away and sn[b]]
+                if first_seen and np.hypot(*(first_seen[0] - at)) >= _WOKE_MM:
+                    way = first_seen[0] - at
+                    a, t_hit, hit_frame = self._path_striker(
+                        int(b), at, way / np.hypot(*way), t_now, dt
+                    )
+                    turned = a >= 0
             # not from there: the place is kept (a track that followed a false ball first
             # finds the real one leaving it later)
             if a < 0 and along is None:
@@ -542,14 +562,15 @@ class ContactFinder:
                 a, t_hit, hit_frame = self._path_striker(int(b), at, u, t_now, dt)
             if a < 0:
                 continue
-            later = self._struck[b] >= self._rest_frame[b]  # struck again since it left
+            # struck again since it left (a hit found, or its turn seen)
+            later = turned or self._struck[b] >= self._rest_frame[b]
             self._rest_xy[b] = np.nan
             self._body_hit[a] = self._body_hit[b] = self._struck[b] = frame
             pair = np.flatnonzero(
                 ((self.pi == a) & (self.pj == b)) | ((self.pi == b) & (self.pj == a))
             )
             # the hit finders see the start again: no second (unless it met the ball again
-            # since: B6 did, five frames on)
+            # since: B6 did, five frames on at 8402, four at 8111)
             self._last_hit[pair] = hit_frame if later else frame
             out.append(
                 TrackContact(
