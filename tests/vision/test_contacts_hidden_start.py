@@ -14,6 +14,8 @@ ball's start seen as a hit (B6 seen striking it): no second touch. The table mir
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pytest
 
@@ -48,26 +50,36 @@ ROWS = [
 T_HIT = 280.04167  # the simulator's B6-ball contact (frame 8402)
 
 
-def _contacts(mirror: bool, ball_seen: bool) -> list:
+def _push_rows(rows: list, first: int, mirror: bool, edit: Callable[..., None]) -> list:
+    """The finder's contacts over a table of rows (from frame ``first``); ``edit(k, status,
+    xy)`` may change row ``k`` first."""
     finder = ContactFinder(
         NAMES, KIND, SIZE, np.zeros(3), max_speed_mm_s=np.array([3500.0, 3500.0, 6000.0])
     )
     hits = []
-    for k, row in enumerate(ROWS):
+    for k, row in enumerate(rows):
         xy = np.array([[x, y] for x, y, _, _ in row]) - [-960.0, -600.0]
         if mirror:
             xy[:, 0] *= -1.0
         status = np.array([s for *_, s in row])
-        if ball_seen and k == 8:  # the failure row: seen where B6 had struck it to
-            status[2], xy[2] = "s", xy[2] + ([11.0, 30.0] if not mirror else [-11.0, 30.0])
+        edit(k, status, xy)
         seen = status == "s"
         sigma = np.where(seen, np.where(KIND == "ball", 0.15, 0.3), np.inf)
         moving = np.array([m == 1 for _, _, m, _ in row])
-        f = FIRST + k
+        f = first + k
+        ok = np.isin(status, ("s", "p"))
         hits += finder.push(
-            f, f / FPS, xy, seen, moving, known=np.ones(3, bool), seen=seen, sigma_mm=sigma
+            f, f / FPS, xy, ok, moving, known=np.ones(3, bool), seen=seen, sigma_mm=sigma
         )
     return hits
+
+
+def _contacts(mirror: bool, ball_seen: bool) -> list:
+    def edit(k: int, status: np.ndarray, xy: np.ndarray) -> None:
+        if ball_seen and k == 8:  # the failure row: seen where B6 had struck it to
+            status[2], xy[2] = "s", xy[2] + ([11.0, 30.0] if not mirror else [-11.0, 30.0])
+
+    return _push_rows(ROWS, FIRST, mirror, edit)
 
 
 @pytest.mark.parametrize("mirror", [False, True])
@@ -114,26 +126,12 @@ ROWS_8111 = [
 
 def _contacts_8111(mirror: bool, hidden_from: int) -> list:
     """The table above; the ball frozen under a hand from row ``hidden_from`` to its start."""
-    finder = ContactFinder(
-        NAMES, KIND, SIZE, np.zeros(3), max_speed_mm_s=np.array([3500.0, 3500.0, 6000.0])
-    )
-    hits = []
-    for k, row in enumerate(ROWS_8111):
-        xy = np.array([[x, y] for x, y, _, _ in row]) - [-960.0, -600.0]
-        if mirror:
-            xy[:, 0] *= -1.0
-        status = np.array([s for *_, s in row])
+
+    def edit(k: int, status: np.ndarray, xy: np.ndarray) -> None:
         if hidden_from <= k <= 9:
             status[2] = "h"
-        seen = status == "s"
-        sigma = np.where(seen, np.where(KIND == "ball", 0.15, 0.3), np.inf)
-        moving = np.array([m == 1 for _, _, m, _ in row])
-        f = 8102 + k
-        ok = np.isin(status, ("s", "p"))
-        hits += finder.push(
-            f, f / FPS, xy, ok, moving, known=np.ones(3, bool), seen=seen, sigma_mm=sigma
-        )
-    return hits
+
+    return _push_rows(ROWS_8111, 8102, mirror, edit)
 
 
 @pytest.mark.parametrize("mirror", [False, True])
