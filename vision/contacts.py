@@ -1295,15 +1295,15 @@ class ContactFinder:
                 into = float(way @ n2[m]) * (1.0 if self.kind[i[m]] == "ball" else -1.0)
                 hit[m] = into >= _HEAD_ON * float(np.hypot(*way))
         hit &= has_pre | has_post | both_start | creep_start  # (touching all along: none closes)
-        hit &= (
-            ~late | stopped_against | creep_start
-        )  # (its stop is this interval's: nothing follows)
+        # (its stop, or its slow start, is this interval's: nothing follows)
+        hit &= ~late | stopped_against | creep_start
         # after a hit the bodies part (restitution >= 0): still closing, they meet later;
         # unless the ball is touching a third piece by then, whose hit its velocity after
         # holds too (nacional's ten minutes, seed 35, frame 14704: B5 kicked the ball into B11
         # and met it again within the frame; the ball's way after, B5's, still led toward
         # B11, and B11's touch was lost)
-        hit &= (u_post > -self.min_dv / 3.0) | self._crowded(i, j, x2)
+        closing_on = np.flatnonzero(hit & (u_post <= -self.min_dv / 3.0))
+        hit[closing_on] = self._crowded(i[closing_on], j[closing_on], x2)
         # (a spoiled ball's next frame is its next hit's: they parted within this one)
         closer = self._gap(i, j, x3[i], x3[j]) - gap2 <= -2.0
         hit &= ~closer | (spoiled[i] | spoiled[j])
