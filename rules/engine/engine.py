@@ -147,8 +147,8 @@ class RuleEngine(BallCalls):
             self._prev2, self._prev_rows = None, []
             self._older_rows.clear()
             self._offside_line = None
-        if gap:
-            self._jump = None
+        if gap or not self.in_play:
+            self._jump = None  # (a jump is judged on the frame after it only while in play)
         if not gap and self.in_play and self._carried(prev, cur, ahead, rows):
             # A hand moved the ball: play was stopped (a restart the camera did not see
             # called, or a referee's decision); the next flick restarts it.
