@@ -68,6 +68,11 @@ _BAR = "ball:bar"  # and for a crossbar's ghost (:func:`_on_crossbar`)
 _MAX_STREAK_PX = 45.0  # a ball's motion blur: 4 m/s over 1/100 s at 1 mm a pixel
 _STREAK_DOUBT = 0.7  # a streak's fit explaining less is tried as a still ball too
 _BOX_REFIT_EXPLAINED = 0.5  # a fit beside a box explaining this much is fitted again, box first
+# A still fit explaining _BLUR_EXPLAINED that scores under _BLUR_SCORE may be a ball blurred by
+# its motion (its colour mixed with the felt's about the rim): fitted again drawn out (blur_seed)
+_BLUR_EXPLAINED = 0.8
+_BLUR_SCORE = 0.5
+_BLUR_SEED_PX = 2.0  # a rolling ball's streak seed when its last fit had none
 _ON_FRAME = 0.7  # a blob this much on a goal's crossbar is the goal's (a ball: about half)
 _HIDDEN = 0.9  # a fit that sees less of its silhouette is partly hidden (beside a piece)
 # a ball's fit this near a goalkeeper's box may be against it (:func:`touching_box`): such fits
@@ -556,6 +561,59 @@ def rolling_to(det: Detector, within: int) -> tuple[FloatArray, float] | None:
     return last[0].xy_mm + ago * step, _EXPECTED_MM + _EXPECTED_SHARE * travel * ago
 
 
+def blur_seed(det: Detector, fit: BallFit, z_c_mm: float) -> FloatArray | None:
+    """The streak (px) to fit a still fit of the ball again from, as blurred by its motion:
+    rolling on (:func:`rolling_to`, two frames at most), its last fit's streak, or a short
+    one the way it rolls; found at rest on the last frame and fitted now 1 mm to a ball's
+    width from there (struck while this frame was exposed: a still fit sits mid-streak),
+    twice that offset along it. None where no motion is known: a still, a ball lost, at rest
+    where it was, or a fit far from it (another blob).
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as NS
+    >>> from calibration.camera import preset_camera
+    >>> from geometry.tablespec import load_table
+    >>> cam = preset_camera("overhead", load_table("brasileira"), (1600, 900))
+    >>> ball = lambda x, s=(0.0, 0.0): NS(xy_mm=np.array([x, 0.0]), streak_px=np.array(s))
+    >>> det = NS(learned=True, camera=cam, sizes=NS(ball_diameter=10.0), _frames=8,
+    ...          _ball_prior=(ball(100.0), 7), _ball_before=(ball(100.0), 6))
+    >>> seed = blur_seed(det, ball(103.0), 5.0)  # struck: 3 mm on from where it rested
+    >>> off_px = np.diff(cam.table_to_image(np.array([[100.0, 0, 5], [103.0, 0, 5]])), axis=0)
+    >>> round(float(np.linalg.norm(seed) / np.linalg.norm(off_px)), 2)
+    2.0
+    >>> blur_seed(det, ball(100.5), 5.0) is None, blur_seed(det, ball(300.0), 5.0) is None
+    (True, True)
+    """
+    prior = det._ball_prior
+    if not det.learned or prior is None or det._frames - prior[1] > 2:
+        return None
+    last = prior[0]
+    rolling = rolling_to(det, 2)
+    if rolling is not None:
+        if float(np.hypot(*last.streak_px)) >= 1.0:
+            return np.asarray(last.streak_px, np.float64)
+        way, length = rolling[0] - last.xy_mm, _BLUR_SEED_PX
+    else:
+        way = fit.xy_mm - last.xy_mm
+        off = float(np.hypot(*way))
+        if (
+            float(np.hypot(*last.streak_px)) >= 1.0
+            or det._frames - prior[1] != 1
+            or not 1.0 <= off <= det.sizes.ball_diameter
+        ):
+            return None
+        length = 0.0  # twice the offset in pixels, below
+    a, b = det.camera.table_to_image(
+        np.array([[fit.xy_mm[0], fit.xy_mm[1], z_c_mm], [*(fit.xy_mm + way), z_c_mm]])
+    )
+    step = b - a
+    n = float(np.hypot(*step))
+    if not n > 1e-6:
+        return None
+    return step / n * (length if length > 0.0 else max(_BLUR_SEED_PX, 2.0 * n))
+
+
 def find_ball(
     det: Detector,
     img: U8,
@@ -676,6 +734,25 @@ def find_ball(
                 and det._ball_score(again, bgf, c) > score
             ):
                 fit, score = again, det._ball_score(again, bgf, c)
+        if (
+            fit is not None
+            and det._ball_fit_ok(fit)
+            and score < _BLUR_SCORE
+            and fit.explained >= _BLUR_EXPLAINED
+            and np.hypot(*fit.streak_px) < 1.0
+        ):
+            # a ball blurred by its motion and fitted still: its colour, mixed with the felt's
+            # about its rim, scores it low (0.3 for 0.94 of its pixels explained; the frame a
+            # hit sends it off, or rolling as a blob too short to seed a streak), and every
+            # leftover after it was fitted in vain (60 fits, 130 ms on the live clip's frame
+            # 167). Fitted again drawn out the way it goes
+            seed = blur_seed(det, fit, z_c)
+            if seed is not None:
+                blurred = fit_from(fit.xy_mm, seed)
+                if blurred is not None and det._ball_fit_ok(blurred):
+                    new = det._ball_score(blurred, bgf, c)
+                    if new > score:
+                        fit, score = blurred, new
         if fit is None or not det._ball_fit_ok(fit):
             det._reject(uv, hands, memo)
             continue
