@@ -734,10 +734,15 @@ def find_ball(
                 and det._ball_score(again, bgf, c) > score
             ):
                 fit, score = again, det._ball_score(again, bgf, c)
+        if fit is None or not det._ball_fit_ok(fit):
+            det._reject(uv, hands, memo)
+            continue
+        fit = beside_a_piece(det, img, bgf, fit, solids, ball_excluded, hiders, hands)
+        assert fit is not None
+        blurred_on = False
+        score = det._ball_score(fit, bgf, c)
         if (
-            fit is not None
-            and det._ball_fit_ok(fit)
-            and score < _BLUR_SCORE
+            score < _BLUR_SCORE
             and fit.explained >= _BLUR_EXPLAINED
             and np.hypot(*fit.streak_px) < 1.0
         ):
@@ -749,16 +754,16 @@ def find_ball(
             seed = blur_seed(det, fit, z_c)
             if seed is not None:
                 blurred = fit_from(fit.xy_mm, seed)
-                if blurred is not None and det._ball_fit_ok(blurred):
+                if (
+                    blurred is not None
+                    and det._ball_fit_ok(blurred)
+                    and float(np.hypot(*(blurred.xy_mm - fit.xy_mm))) <= sz.ball_diameter
+                ):
                     new = det._ball_score(blurred, bgf, c)
                     if new > score:
                         fit, score = blurred, new
-        if fit is None or not det._ball_fit_ok(fit):
-            det._reject(uv, hands, memo)
-            continue
-        fit = beside_a_piece(det, img, bgf, fit, solids, ball_excluded, hiders, hands)
-        assert fit is not None
-        score = det._ball_score(fit, bgf, c)
+                        # off where it rested, or rolling on: as sure as a ball rolling on
+                        blurred_on = new >= _EXPECTED_SCORE
         if (
             memo == "box"
             and fit.explained >= _BOX_REFIT_EXPLAINED
@@ -796,7 +801,7 @@ def find_ball(
             # candidates after it are tried too (the best one wins)
             if not by_hand and fit.visible >= _STOP_VISIBLE:
                 sure = max(sure, score)
-                if (
+                if blurred_on or (
                     guess is not None
                     and score >= _EXPECTED_SCORE
                     and float(np.hypot(*(fit.xy_mm - guess[0]))) <= guess[1]
