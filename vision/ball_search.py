@@ -8,6 +8,7 @@ the centre or a penalty mark looked for there; a fresh fit about a known place
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -68,6 +69,7 @@ _BAR = "ball:bar"  # and for a crossbar's ghost (:func:`_on_crossbar`)
 _MAX_STREAK_PX = 45.0  # a ball's motion blur: 4 m/s over 1/100 s at 1 mm a pixel
 _STREAK_DOUBT = 0.7  # a streak's fit explaining less is tried as a still ball too
 _BOX_REFIT_EXPLAINED = 0.5  # a fit beside a box explaining this much is fitted again, box first
+_BOX_REACH = 1.5  # balls: how near a box a blob the second search (beside a box) fits must lie
 # A still fit explaining _BLUR_EXPLAINED that scores under _BLUR_SCORE may be a ball blurred by
 # its motion (its colour mixed with the felt's about the rim): fitted again drawn out (blur_seed)
 _BLUR_EXPLAINED = 0.8
@@ -614,6 +616,26 @@ def blur_seed(det: Detector, fit: BallFit, z_c_mm: float) -> FloatArray | None:
     return step / n * (length if length > 0.0 else max(_BLUR_SEED_PX, 2.0 * n))
 
 
+def near_a_box(uv: FloatArray, hulls: Sequence[FloatArray], reach_px: float) -> bool:
+    """Whether a blob (its pixels (k, 2), px) comes within ``reach_px`` of a box's silhouette
+    (convex hulls, px), by their bounding boxes: cheap, and it errs towards near.
+
+    Examples
+    --------
+    >>> box = np.array([[100.0, 100.0], [160.0, 100.0], [160.0, 120.0], [100.0, 120.0]])
+    >>> near_a_box(np.array([[170.0, 110.0], [171.0, 111.0]]), [box], 12.0)
+    True
+    >>> far, no_box = np.array([[190.0, 110.0]]), np.array([[170.0, 110.0]])
+    >>> near_a_box(far, [box], 12.0), near_a_box(no_box, [], 12.0)
+    (False, False)
+    """
+    lo, hi = uv.min(axis=0) - reach_px, uv.max(axis=0) + reach_px
+    return any(
+        len(h) > 0 and bool((h.min(axis=0) <= hi).all() and (h.max(axis=0) >= lo).all())
+        for h in hulls
+    )
+
+
 def find_ball(
     det: Detector,
     img: U8,
@@ -644,6 +666,13 @@ def find_ball(
     # (a dilation of a union is the union of the dilations: the same mask as from all solids
     # at once, the hands' part not made twice)
     keepers = [x for x in solids if x.kind == "goalkeeper" and len(x.hull)]
+    if memo == "box":
+        # the second search, for the ball's sliver beside a box in front of it, differs from
+        # the first only about the boxes (its mask there, the box-first refit): a blob away
+        # from every box was fitted on the same pixels by the first, in vain (the frames with
+        # the ball lost fitted 15-26 blobs again, 30 ms, on the live clip)
+        reach = _BOX_REACH * sz.ball_diameter / det._scale()
+        cands = [b for b in cands if near_a_box(b[2], [x.hull for x in keepers], reach)]
     excluded = (
         ball_excluded | det._excluded(keepers, np.zeros_like(hands)) if keepers else ball_excluded
     )
