@@ -616,6 +616,12 @@ def blur_seed(det: Detector, fit: BallFit, z_c_mm: float) -> FloatArray | None:
     return step / n * (length if length > 0.0 else max(_BLUR_SEED_PX, 2.0 * n))
 
 
+def blob_key(uv: FloatArray) -> tuple[int, int, int]:
+    """A blob's identity within a frame (its first pixel, px, and its size): the same pixels
+    found by two searches on masks that differ elsewhere give the same key."""
+    return (int(uv[0, 0]), int(uv[0, 1]), len(uv))
+
+
 def near_a_box(uv: FloatArray, hulls: Sequence[FloatArray], reach_px: float) -> bool:
     """Whether a blob (its pixels (k, 2), px) comes within ``reach_px`` of a box's silhouette
     (convex hulls, px), by their bounding boxes: cheap, and it errs towards near.
@@ -645,10 +651,13 @@ def find_ball(
     hands: NDArray[np.bool_],
     _: object,
     memo: str = "ball",
+    tried: set[tuple[int, int, int]] | None = None,
 ) -> BallFit | None:
     """The best ball fit among the ball-sized blobs the pieces leave; None if none fits.
     A blob tried in vain is remembered under ``memo`` (a second search on other pixels keeps
-    its own: its blobs lie where the first one's did)."""
+    its own: its blobs lie where the first one's did). ``tried`` collects the blobs the first
+    search fitted (:func:`blob_key`), which the second (``memo="box"``) fits again only
+    beside a box."""
     sz = det.sizes
     blobs = det._blobs(rest)
     cands = [
@@ -666,13 +675,15 @@ def find_ball(
     # (a dilation of a union is the union of the dilations: the same mask as from all solids
     # at once, the hands' part not made twice)
     keepers = [x for x in solids if x.kind == "goalkeeper" and len(x.hull)]
-    if memo == "box":
+    if memo == "box" and tried:
         # the second search, for the ball's sliver beside a box in front of it, differs from
         # the first only about the boxes (its mask there, the box-first refit): a blob away
-        # from every box was fitted on the same pixels by the first, in vain (the frames with
-        # the ball lost fitted 15-26 blobs again, 30 ms, on the live clip)
+        # from every box that the first fitted, on the same pixels, was fitted in vain (the
+        # frames with the ball lost fitted 15-26 blobs again, 30 ms, on the live clip). One
+        # the first skipped (remembered as tried in vain under its own memo) is tried
         reach = _BOX_REACH * sz.ball_diameter / det._scale()
-        cands = [b for b in cands if near_a_box(b[2], [x.hull for x in keepers], reach)]
+        hulls = [x.hull for x in keepers]
+        cands = [b for b in cands if blob_key(b[2]) not in tried or near_a_box(b[2], hulls, reach)]
     excluded = (
         ball_excluded | det._excluded(keepers, np.zeros_like(hands)) if keepers else ball_excluded
     )
@@ -726,6 +737,8 @@ def find_ball(
             break  # the candidates come most ball-like first: the rest are leftovers
         if det.learned and det.memory.rejected(det._sub, uv, memo, hands):
             continue  # tried in vain and unchanged since
+        if tried is not None and memo == "ball":
+            tried.add(blob_key(uv))
         c = uv.mean(axis=0)
         xy0 = det.camera.image_to_table(c[None], z_c)[0]
         streak = None

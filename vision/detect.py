@@ -530,7 +530,8 @@ class Detector:
         if ball is None:
             # not grown: a ball a few mm from a button (just hit) keeps its pixels
             sil = self._raster(solids, sub.shape[:2], grow=0)
-            ball = self._ball(img, bgf, pieces_fg & ~sil, solids, hands, balls)
+            tried: set[tuple[int, int, int]] = set()  # blobs fitted: the second search skips them
+            ball = self._ball(img, bgf, pieces_fg & ~sil, solids, hands, balls, tried=tried)
             if ball is not None and self.learned and not_the_ball_far_off(self, ball, bgf):
                 # a piece's edge half seen, a metre from the ball found at rest a frame ago
                 # (a goalkeeper's top end in its goal: tests/vision/test_ball_stay.py)
@@ -543,7 +544,7 @@ class Detector:
                 # on a still, whose model of the table leaves a box's rim a ball-like blob)
                 sil = self._raster([x for x in solids if x.kind != "goalkeeper"], sub.shape, 0)
                 sil |= centres_inside(boxes, sub.shape, s)
-                ball = self._ball(img, bgf, pieces_fg & ~sil, solids, hands, balls, "box")
+                ball = self._ball(img, bgf, pieces_fg & ~sil, solids, hands, balls, "box", tried)
                 if ball is not None and ball_out_of_reach(self, ball):
                     # a box's edge, far from where the ball was a moment ago: the ball is looked
                     # for there (a faint ball at rest on a pale felt, tests/vision/test_ball_stay)
