@@ -642,6 +642,19 @@ def near_a_box(uv: FloatArray, hulls: Sequence[FloatArray], reach_px: float) -> 
     )
 
 
+def second_search_blobs(
+    cands: list[tuple[FloatArray, float, FloatArray]],
+    tried: set[tuple[int, int, int]],
+    hulls: Sequence[FloatArray],
+    reach_px: float,
+) -> list[tuple[FloatArray, float, FloatArray]]:
+    """The blobs (table points, area, pixels) the second search fits: those within
+    ``reach_px`` of a box (:func:`near_a_box`) and those the first search did not fit
+    (``tried``, :func:`blob_key`: it skipped them, remembered as tried in vain under its own
+    memory, or stopped before them)."""
+    return [b for b in cands if blob_key(b[2]) not in tried or near_a_box(b[2], hulls, reach_px)]
+
+
 def find_ball(
     det: Detector,
     img: U8,
@@ -682,8 +695,7 @@ def find_ball(
         # frames with the ball lost fitted 15-26 blobs again, 30 ms, on the live clip). One
         # the first skipped (remembered as tried in vain under its own memo) is tried
         reach = _BOX_REACH * sz.ball_diameter / det._scale()
-        hulls = [x.hull for x in keepers]
-        cands = [b for b in cands if blob_key(b[2]) not in tried or near_a_box(b[2], hulls, reach)]
+        cands = second_search_blobs(cands, tried, [x.hull for x in keepers], reach)
     excluded = (
         ball_excluded | det._excluded(keepers, np.zeros_like(hands)) if keepers else ball_excluded
     )

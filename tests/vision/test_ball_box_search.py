@@ -1,7 +1,7 @@
 """The ball's second search, for its sliver beside a goalkeeper's box in front of it (issue 5,
-"Speed"): it fits only the blobs near a box (:func:`vision.ball_search.near_a_box`); a blob
-away from every box was fitted on the same pixels by the first search. The same balls are
-found, with fewer fits.
+"Speed"): a blob away from every box that the first search fitted, on the same pixels, is not
+fitted again (:func:`vision.ball_search.second_search_blobs`); one the first skipped is. The
+same balls are found, with fewer fits.
 
 A seeded match rendered through a non-square camera; the ball is lost under a coach's finger on
 frames 158-160 (both searches run) and rolls on after it.
@@ -18,7 +18,7 @@ from geometry.tablespec import load_table
 from simulator.designs import RenderStyle
 from simulator.match import Match
 from simulator.render import Renderer
-from vision.ball_search import near_a_box
+from vision.ball_search import blob_key, near_a_box, second_search_blobs
 from vision.detect import Detector
 
 TABLE = load_table("brasileira")
@@ -42,6 +42,30 @@ def test_near_a_box(
     blob: list[list[float]], hulls: list[np.ndarray], reach_px: float, near: bool
 ) -> None:
     assert near_a_box(np.array(blob), hulls, reach_px) is near
+
+
+def _blob(u: float, v: float, n: int = 3) -> tuple[np.ndarray, float, np.ndarray]:
+    uv = np.array([[u + 4.0 * k, v] for k in range(n)])
+    return uv * 0.9, 40.0 * n, uv  # (table points, area, pixels): only the pixels matter here
+
+
+@pytest.mark.parametrize(
+    ("blob", "fitted_first", "kept"),
+    [
+        (_blob(170.0, 110.0), [_blob(170.0, 110.0)], True),  # beside the box: the sliver's
+        (_blob(170.0, 110.0), [], True),
+        (_blob(400.0, 300.0), [_blob(400.0, 300.0)], False),  # far, fitted first: in vain again
+        (_blob(400.0, 300.0), [_blob(500.0, 300.0)], True),  # far, skipped by the first search
+        (_blob(400.0, 300.0, 4), [_blob(400.0, 300.0)], True),  # another blob where one began
+    ],
+)
+def test_the_blobs_of_the_second_search(
+    blob: tuple[np.ndarray, float, np.ndarray],
+    fitted_first: list[tuple[np.ndarray, float, np.ndarray]],
+    kept: bool,
+) -> None:
+    tried = {blob_key(b[2]) for b in fitted_first}
+    assert len(second_search_blobs([blob], tried, [BOX], 12.0)) == int(kept)
 
 
 def _run(monkeypatch: pytest.MonkeyPatch, reach: float) -> tuple[np.ndarray, int]:
