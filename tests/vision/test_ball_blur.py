@@ -15,14 +15,11 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-import vision.ball_search as ball_search
 from calibration.camera import preset_camera
 from geometry.tablespec import load_table
-from simulator.designs import RenderStyle
 from simulator.match import Match
-from simulator.render import Renderer
+from tests.vision.ball_runs import balls_and_fits
 from vision.ball_search import blur_seed
-from vision.detect import Detector
 
 TABLE = load_table("brasileira")
 CAM = preset_camera("tilted", TABLE, (1280, 720))
@@ -86,38 +83,12 @@ def test_a_still_detector_has_no_blur_to_seed() -> None:
     assert blur_seed(det, _ball(103.0), 5.0) is None  # type: ignore[arg-type]
 
 
-def _run(monkeypatch: pytest.MonkeyPatch, refit: bool) -> tuple[np.ndarray, int]:
-    """The balls found on frames 218-231 (nan where none) and the fits tried."""
-    frames = list(Match(TABLE, "brasileira", seed=4, fps=30).frames(7.8))
-    r = Renderer(TABLE, CAM, RenderStyle(jpeg_quality=90), rng=4)
-    det = Detector(CAM, TABLE)
-    det.learn_background([r.render(f) for f in frames[:60:4]])
-    fits = [0]
-    real = ball_search.fit_ball
-
-    def counted(*args: object, **kwargs: object) -> object:
-        fits[0] += 1
-        return real(*args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(ball_search, "fit_ball", counted)
-    if not refit:
-        monkeypatch.setattr(ball_search, "_BLUR_EXPLAINED", 2.0)  # never
-    balls = np.full((14, 2), np.nan)
-    for i, k in enumerate(range(218, 232)):
-        found = det.detect(r.render(frames[k]), k, k / 30)
-        b = np.flatnonzero(found.kind == "ball")
-        if len(b):
-            balls[i] = found.xy_mm[b[0]]
-    monkeypatch.undo()
-    return balls, fits[0]
-
-
 def test_a_ball_struck_from_rest_is_found_blurred(monkeypatch: pytest.MonkeyPatch) -> None:
     truth = list(Match(TABLE, "brasileira", seed=4, fps=30).frames(7.8))[218:232]
     true_xy = np.array([f.pieces.xy_mm[f.pieces.kind == "ball"][0] for f in truth])
     assert np.hypot(*(true_xy[9] - true_xy[7])) > 40.0  # it rolls fast from frame 225 on
-    still, still_fits = _run(monkeypatch, refit=False)
-    blurred, blurred_fits = _run(monkeypatch, refit=True)
+    still, still_fits = balls_and_fits(monkeypatch, range(218, 232), {"_BLUR_EXPLAINED": 2.0})
+    blurred, blurred_fits = balls_and_fits(monkeypatch, range(218, 232), {})
     err = np.hypot(*(blurred - true_xy).T)
     # frames 226 and 227 (the two after the hit) were lost fitted still, and are found now
     assert np.isnan(still[8:10]).all()

@@ -12,14 +12,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import vision.ball_search as ball_search
-from calibration.camera import preset_camera
 from geometry.tablespec import load_table
-from simulator.designs import RenderStyle
-from simulator.match import Match
-from simulator.render import Renderer
+from tests.vision.ball_runs import balls_and_fits
 from vision.ball_search import blob_key, near_a_box, second_search_blobs
-from vision.detect import Detector
 
 TABLE = load_table("brasileira")
 BOX = np.array([[100.0, 100.0], [160.0, 100.0], [160.0, 120.0], [100.0, 120.0]])  # px
@@ -68,36 +63,9 @@ def test_the_blobs_of_the_second_search(
     assert len(second_search_blobs([blob], tried, [BOX], 12.0)) == int(kept)
 
 
-def _run(monkeypatch: pytest.MonkeyPatch, reach: float) -> tuple[np.ndarray, int]:
-    """The balls found on frames 150-174 (nan where none) and the fits tried, the second
-    search fitting blobs within ``reach`` balls of a box."""
-    frames = list(Match(TABLE, "brasileira", seed=4, fps=30).frames(5.9))
-    cam = preset_camera("tilted", TABLE, (1280, 720))
-    r = Renderer(TABLE, cam, RenderStyle(jpeg_quality=90), rng=4)
-    det = Detector(cam, TABLE)
-    det.learn_background([r.render(f) for f in frames[:60:4]])
-    fits = [0]
-    real = ball_search.fit_ball
-
-    def counted(*args: object, **kwargs: object) -> object:
-        fits[0] += 1
-        return real(*args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(ball_search, "fit_ball", counted)
-    monkeypatch.setattr(ball_search, "_BOX_REACH", reach)
-    balls = np.full((25, 2), np.nan)
-    for i, k in enumerate(range(150, 175)):
-        found = det.detect(r.render(frames[k]), k, k / 30)
-        b = np.flatnonzero(found.kind == "ball")
-        if len(b):
-            balls[i] = found.xy_mm[b[0]]
-    monkeypatch.undo()
-    return balls, fits[0]
-
-
 def test_the_second_search_fits_only_beside_a_box(monkeypatch: pytest.MonkeyPatch) -> None:
-    everywhere, everywhere_fits = _run(monkeypatch, 1e9)
-    beside, beside_fits = _run(monkeypatch, ball_search._BOX_REACH)
+    everywhere, everywhere_fits = balls_and_fits(monkeypatch, range(150, 175), {"_BOX_REACH": 1e9})
+    beside, beside_fits = balls_and_fits(monkeypatch, range(150, 175), {})
     lost = np.isnan(everywhere[:, 0])
     assert lost[8:11].all()  # under the finger: both searches ran, in vain
     np.testing.assert_array_equal(np.isnan(beside[:, 0]), lost)

@@ -12,14 +12,10 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-import vision.ball_search as ball_search
-from calibration.camera import preset_camera
 from geometry.tablespec import load_table
-from simulator.designs import RenderStyle
 from simulator.match import Match
-from simulator.render import Renderer
+from tests.vision.ball_runs import balls_and_fits
 from vision.ball_search import predicted_ball
-from vision.detect import Detector
 
 TABLE = load_table("brasileira")
 
@@ -60,36 +56,9 @@ def test_where_the_ball_should_be(
         assert got[1] == pytest.approx(expected[1])
 
 
-def _run(expected_score: float, monkeypatch: pytest.MonkeyPatch) -> tuple[np.ndarray, int]:
-    """The balls found over a roll (nan where none) and the fits tried, with the rolling-on
-    stop at ``expected_score`` (above 1: never)."""
-    frames = list(Match(TABLE, "brasileira", seed=4, fps=30).frames(6.0))
-    cam = preset_camera("tilted", TABLE, (1280, 720))
-    r = Renderer(TABLE, cam, RenderStyle(jpeg_quality=90), rng=4)
-    det = Detector(cam, TABLE)
-    det.learn_background([r.render(f) for f in frames[:60:4]])
-    fits = [0]
-    real = ball_search.fit_ball
-
-    def counted(*args: object, **kwargs: object) -> object:
-        fits[0] += 1
-        return real(*args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(ball_search, "fit_ball", counted)
-    monkeypatch.setattr(ball_search, "_EXPECTED_SCORE", expected_score)
-    balls = np.full((24, 2), np.nan)
-    for i, k in enumerate(range(150, 174)):  # the ball rolls from frame 158 to 173
-        found = det.detect(r.render(frames[k]), k, k / 30)
-        b = np.flatnonzero(found.kind == "ball")
-        if len(b):
-            balls[i] = found.xy_mm[b[0]]
-    monkeypatch.undo()
-    return balls, fits[0]
-
-
 def test_a_rolling_ball_ends_the_search_where_expected(monkeypatch: pytest.MonkeyPatch) -> None:
-    whole, whole_fits = _run(2.0, monkeypatch)
-    rolling, rolling_fits = _run(0.5, monkeypatch)
+    whole, whole_fits = balls_and_fits(monkeypatch, range(150, 174), {"_EXPECTED_SCORE": 2.0})
+    rolling, rolling_fits = balls_and_fits(monkeypatch, range(150, 174), {"_EXPECTED_SCORE": 0.5})
     truth = Match(TABLE, "brasileira", seed=4, fps=30).frames(6.0)
     true_xy = np.array([f.pieces.xy_mm[f.pieces.kind == "ball"][0] for f in truth][150:174])
     found = np.isfinite(rolling[:, 0])
