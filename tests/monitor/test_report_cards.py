@@ -101,3 +101,40 @@ def test_the_cards_follow_the_ends_after_half_time(kind: str, evidence: dict, a_
          "holds": True, "margin_mm": None, "article": "", "evidence": evidence}  # fmt: skip
     rep.add_event(e, None, None)
     assert rep.teams["A"] == a_side
+
+
+@pytest.mark.parametrize("size_wh", [(1920, 1080), (1280, 720), (1000, 563), (360, 200), (200, 90)])
+def test_a_thumbnail_averages_like_one_step(size_wh: tuple[int, int]) -> None:
+    # the two-step shrink (whole blocks, then the rest) against OpenCV's one step: the same
+    # size, the same picture within a grey level or two on a textured frame
+    import cv2
+
+    from monitor.report import thumbnail
+
+    w, h = size_wh
+    rng = np.random.default_rng(7)
+    yy, xx = np.mgrid[0:h, 0:w]
+    img = np.dstack([(xx * 0.3) % 256, (yy * 0.7) % 256, (xx + yy) % 256]).astype(np.uint8)
+    img = np.clip(img + rng.normal(0, 6, img.shape), 0, 255).astype(np.uint8)
+    want = cv2.resize(img, (360, max(2, round(360 * h / w))), interpolation=cv2.INTER_AREA)
+    got = thumbnail(img)
+    assert got.shape == want.shape
+    assert np.abs(got.astype(int) - want.astype(int)).mean() < 2.5
+
+
+def test_a_frame_s_events_share_a_thumbnail_and_draw_when_written(tmp_path) -> None:
+    rep = ReportBuilder(
+        CheckContext.build(TABLE, get_ruleset("brasileira")), {"A": "left", "B": "right"}, "t", 30.0
+    )
+    img, other = np.zeros((108, 192, 3), np.uint8), np.full((108, 192, 3), 200, np.uint8)
+    base = {"format": "event/1", "t": 1.0, "frame": 30, "team": "A", "piece": "A2",
+            "holds": True, "margin_mm": -3.0, "article": "000 REGRA 16 A"}  # fmt: skip
+    evidence = {"other": "B2", "limit_mm": 60.0, "detail": "A2 57 mm from B2"}
+    for image in (img, img, other):
+        rep.add_event({**base, "type": "distance_violation", "evidence": evidence}, image, _state())
+    a, b, c = rep.cards
+    assert a.thumb_b64 is not None and a.thumb_b64 is b.thumb_b64  # made once
+    assert c.thumb_b64 != a.thumb_b64
+    rep.write(tmp_path / "report.html", {"frames": 31})
+    page = (tmp_path / "report.html").read_text("utf-8")
+    assert page.count('class="svg"><svg xmlns') == 3 and "57.0" in page  # the gap measured, drawn
