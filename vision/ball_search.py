@@ -76,6 +76,14 @@ _BLUR_EXPLAINED = 0.8
 _BLUR_SCORE = 0.5
 _BLUR_SEED_PX = 2.0  # a rolling ball's streak seed when its last fit had none
 _BLUR_SHORT = 0.5  # a streak this much shorter than the seed's is fitted again from the seed
+# A ball lost since it was last found (struck off, too faint and fast for its blob to seed a
+# streak) is fitted again drawn out from where it was (lost_seed): a still fit explaining this
+# much, at most _LOST_FRAMES frames on and no farther than the ball's top speed carries it;
+# its streak must then lie along the way it came (within _LOST_ANGLE_DEG)
+_LOST_EXPLAINED = 0.5
+_LOST_FRAMES = 6
+_LOST_TOP_MM_S = 6000.0
+_LOST_ANGLE_DEG = 25.0
 _ON_FRAME = 0.7  # a blob this much on a goal's crossbar is the goal's (a ball: about half)
 _HIDDEN = 0.9  # a fit that sees less of its silhouette is partly hidden (beside a piece)
 # a ball's fit this near a goalkeeper's box may be against it (:func:`touching_box`): such fits
@@ -617,6 +625,66 @@ def blur_seed(det: Detector, fit: BallFit, z_c_mm: float) -> FloatArray | None:
     return step / n * (length if length > 0.0 else max(_BLUR_SEED_PX, 2.0 * n))
 
 
+def lost_seed(det: Detector, fit: BallFit, z_c_mm: float, fps: float = 30.0) -> FloatArray | None:
+    """The streak (px) to fit a still fit of the ball again from, drawn out the way it came
+    from where it was last found: 2 to ``_LOST_FRAMES`` frames ago (or the last frame, over
+    a ball's width away) and no farther than its top speed carries it since. None otherwise
+    (:func:`blur_seed` knows the nearer cases: rolling on, struck from rest a frame ago).
+
+    A ball struck hard from rest is lost on the frames after the hit: its streak's coarse
+    blob is too small to seed a streak, and fitted still it explains 0.7-0.85 of its pixels
+    with the felt's colour mixed into it, scoring 0.14-0.24 (the live clip's frames 2032-2035,
+    1.2-1.7 m/s); fitted drawn out from there, 0.9-0.97 and 0.48-0.71, within 0.3 mm of the
+    truth. The touch waited nine frames for the ball.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as NS
+    >>> from calibration.camera import preset_camera
+    >>> from geometry.tablespec import load_table
+    >>> cam = preset_camera("overhead", load_table("brasileira"), (1600, 900))
+    >>> ball = lambda x: NS(xy_mm=np.array([x, 0.0]), streak_px=np.zeros(2))
+    >>> det = NS(learned=True, camera=cam, sizes=NS(ball_diameter=10.0), _frames=9,
+    ...          _ball_prior=(ball(100.0), 6))
+    >>> seed = lost_seed(det, ball(40.0), 5.0)  # 60 mm on in 3 frames: the way it went
+    >>> bool(seed[0] < 0 and abs(seed[1]) < 1e-6 * abs(seed[0]))
+    True
+    >>> lost_seed(det, ball(-700.0), 5.0) is None  # 800 mm in 3 frames: not this ball
+    True
+    >>> lost_seed(det, ball(104.0), 5.0) is None  # where it rested: no way to go
+    True
+    """
+    prior = det._ball_prior
+    if not det.learned or prior is None:
+        return None
+    ago = det._frames - prior[1]
+    way = fit.xy_mm - prior[0].xy_mm
+    off = float(np.hypot(*way))
+    if not 1 <= ago <= _LOST_FRAMES or not det.sizes.ball_diameter < off <= _LOST_TOP_MM_S * (
+        ago / fps
+    ):
+        return None
+    a, b = det.camera.table_to_image(
+        np.array([[fit.xy_mm[0], fit.xy_mm[1], z_c_mm], [*(fit.xy_mm + way / off), z_c_mm]])
+    )
+    step = b - a
+    n = float(np.hypot(*step))
+    return None if not n > 1e-9 else step / n * _BLUR_SEED_PX
+
+
+def along(streak_px: FloatArray, seed_px: FloatArray, max_deg: float = _LOST_ANGLE_DEG) -> bool:
+    """Whether a fitted streak lies along its seed's line (either way), within ``max_deg``.
+
+    >>> way = np.array([-2.0, 0.0])
+    >>> along(np.array([6.0, 1.0]), way), along(np.array([1.0, 6.0]), way)
+    (True, False)
+    """
+    n = float(np.hypot(*streak_px)) * float(np.hypot(*seed_px))
+    if not n > 0.0:
+        return False
+    return abs(float(np.dot(streak_px, seed_px))) / n >= math.cos(math.radians(max_deg))
+
+
 def blob_key(uv: FloatArray) -> tuple[int, int, int]:
     """A blob's identity within a frame (its first pixel, px, and its size): the same pixels
     found by two searches on masks that differ elsewhere give the same key."""
@@ -796,7 +864,7 @@ def find_ball(
         assert fit is not None
         blurred_on = False
         score = det._ball_score(fit, bgf, c)
-        if score < _BLUR_SCORE and fit.explained >= _BLUR_EXPLAINED:
+        if score < _BLUR_SCORE and fit.explained >= min(_BLUR_EXPLAINED, _LOST_EXPLAINED):
             # a ball blurred by its motion and fitted still: its colour, mixed with the felt's
             # about its rim, scores it low (0.3 for 0.94 of its pixels explained; the frame a
             # hit sends it off, or rolling as a blob too short to seed a streak), and every
@@ -804,19 +872,24 @@ def find_ball(
             # 167). Fitted again drawn out the way it goes; so is a fit drawn out under half
             # as far as its last frame's (a 1.9 px streak of a ball rolling at 0.9 m/s, seen
             # as 4.4 px the frame before, scored 0.34 and was lost: the live clip's frame 601)
-            seed = blur_seed(det, fit, z_c)
+            seed = blur_seed(det, fit, z_c) if fit.explained >= _BLUR_EXPLAINED else None
+            lost = None
+            if seed is None and np.hypot(*fit.streak_px) < 1.0:
+                seed = lost = lost_seed(det, fit, z_c)  # a ball lost since it was struck
             if seed is not None and np.hypot(*fit.streak_px) < _BLUR_SHORT * np.hypot(*seed):
                 blurred = fit_from(fit.xy_mm, seed)
                 if (
                     blurred is not None
                     and det._ball_fit_ok(blurred)
                     and float(np.hypot(*(blurred.xy_mm - fit.xy_mm))) <= sz.ball_diameter
+                    and (lost is None or along(blurred.streak_px, lost))
                 ):
                     new = det._ball_score(blurred, bgf, c)
                     if new > score:
                         fit, score = blurred, new
                         # off where it rested, or rolling on: as sure as a ball rolling on
-                        blurred_on = new >= _EXPECTED_SCORE
+                        # (lost a while: the other blobs are tried too)
+                        blurred_on = lost is None and new >= _EXPECTED_SCORE
         if (
             memo == "box"
             and fit.explained >= _BOX_REFIT_EXPLAINED

@@ -19,7 +19,7 @@ from calibration.camera import preset_camera
 from geometry.tablespec import load_table
 from simulator.match import Match
 from tests.vision.ball_runs import balls_and_fits
-from vision.ball_search import blur_seed
+from vision.ball_search import along, blur_seed, lost_seed
 
 TABLE = load_table("brasileira")
 CAM = preset_camera("tilted", TABLE, (1280, 720))
@@ -87,7 +87,9 @@ def test_a_ball_struck_from_rest_is_found_blurred(monkeypatch: pytest.MonkeyPatc
     truth = list(Match(TABLE, "brasileira", seed=4, fps=30).frames(7.8))[218:232]
     true_xy = np.array([f.pieces.xy_mm[f.pieces.kind == "ball"][0] for f in truth])
     assert np.hypot(*(true_xy[9] - true_xy[7])) > 40.0  # it rolls fast from frame 225 on
-    still, still_fits = balls_and_fits(monkeypatch, range(218, 232), {"_BLUR_EXPLAINED": 2.0})
+    still, still_fits = balls_and_fits(
+        monkeypatch, range(218, 232), {"_BLUR_EXPLAINED": 2.0, "_LOST_EXPLAINED": 2.0}
+    )
     blurred, blurred_fits = balls_and_fits(monkeypatch, range(218, 232), {})
     err = np.hypot(*(blurred - true_xy).T)
     # frames 226 and 227 (the two after the hit) were lost fitted still, and are found now
@@ -98,3 +100,72 @@ def test_a_ball_struck_from_rest_is_found_blurred(monkeypatch: pytest.MonkeyPatc
     assert np.isfinite(blurred[found, 0]).all()
     assert err[np.isfinite(err)].max() < 1.0
     assert blurred_fits < 0.75 * still_fits  # and the search ends sooner
+
+
+@pytest.mark.parametrize(
+    ("frames", "last", "fit_x", "expected_dir"),
+    [
+        # found at rest 3 frames ago, 60 mm on now: struck, the way it went
+        (10, (100.0, 7), 40.0, -1.0),
+        (10, (100.0, 9), 130.0, 1.0),  # the last frame, 30 mm on (over a ball's width)
+        (10, (100.0, 4), 400.0, 1.0),  # six frames, 300 mm: 1.5 m/s
+        (10, (100.0, 9), 104.0, None),  # within a ball's width: blur_seed's case, not this
+        (10, (100.0, 7), -700.0, None),  # 800 mm in three frames: over the top speed
+        (10, (100.0, 3), 160.0, None),  # lost seven frames ago: too long
+        (10, None, 160.0, None),  # never found
+    ],
+)
+def test_the_way_a_lost_ball_went(
+    frames: int, last: tuple[float, int] | None, fit_x: float, expected_dir: float | None
+) -> None:
+    det = SimpleNamespace(
+        learned=True,
+        camera=CAM,
+        sizes=SimpleNamespace(ball_diameter=10.0),
+        _frames=frames,
+        _ball_prior=None if last is None else (_ball(last[0]), last[1]),
+    )
+    got = lost_seed(det, _ball(fit_x), 5.0)  # type: ignore[arg-type]
+    if expected_dir is None:
+        assert got is None
+    else:
+        assert got is not None
+        want = _way(_px(fit_x, fit_x + expected_dir), 2.0)
+        np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-9)
+
+
+@pytest.mark.parametrize(
+    ("streak", "seed", "expected"),
+    [
+        ((6.0, 1.0), (-2.0, 0.0), True),  # along it, either way
+        ((4.0, 1.5), (2.0, 0.0), True),  # 20.6 degrees
+        ((4.0, 2.0), (2.0, 0.0), False),  # 26.6 degrees
+        ((1.0, 6.0), (2.0, 0.0), False),  # across
+        ((0.0, 0.0), (2.0, 0.0), False),  # no streak
+    ],
+)
+def test_a_streak_along_the_way(
+    streak: tuple[float, float], seed: tuple[float, float], expected: bool
+) -> None:
+    assert along(np.array(streak), np.array(seed)) is expected
+
+
+@pytest.mark.parametrize(("seed", "hit"), [(2, 301), (3, 292), (4, 321)])
+def test_a_ball_struck_hard_is_found_on_its_way(
+    monkeypatch: pytest.MonkeyPatch, seed: int, hit: int
+) -> None:
+    # struck at 2-2.5 m/s: its blob too small to seed a streak, fitted still it scores under
+    # a ball, and it was lost (or another blob was taken for it, 89-550 mm off) on the frames
+    # after the hit; fitted drawn out from where it rested it is found where it is
+    frames = range(hit - 3, hit + 9)
+    truth = list(Match(TABLE, "brasileira", seed=seed, fps=30).frames(frames.stop / 30 + 0.1))
+    true_xy = np.array([truth[k].pieces.xy_mm[truth[k].pieces.kind == "ball"][0] for k in frames])
+    off, off_fits = balls_and_fits(monkeypatch, frames, {"_LOST_EXPLAINED": 2.0}, seed=seed)
+    on, on_fits = balls_and_fits(monkeypatch, frames, {}, seed=seed)
+    err_off, err_on = np.hypot(*(off - true_xy).T), np.hypot(*(on - true_xy).T)
+    after = slice(3, None)  # the hit's frame and those after it
+    assert not (err_off[after] < 1.0).all()  # lost or wrong without it
+    assert (err_on[np.isfinite(err_on)] < 0.5).all()  # nothing wrong with it
+    assert np.isfinite(err_on[after]).sum() > (err_off[after] < 1.0).sum()  # found more often
+    assert np.isfinite(err_on[4:]).all()  # on every frame after the hit's
+    assert on_fits < off_fits
