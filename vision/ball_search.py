@@ -572,6 +572,37 @@ def rolling_to(det: Detector, within: int) -> tuple[FloatArray, float] | None:
     return last[0].xy_mm + ago * step, _EXPECTED_MM + _EXPECTED_SHARE * travel * ago
 
 
+def resting(det: Detector) -> tuple[FloatArray, float] | None:
+    """Where the ball rests (table mm) and how far from it a fit may be, when the last two
+    frames found it there, still; None otherwise.
+
+    Found there again and scoring as a ball rolling on where expected does, it ends the
+    search: the live clip's frame 3217, a ball at rest fitted at 0.97 explained and scored
+    0.54 (a button coming, its light on it), went on through 31 more fits of the button's
+    blurred leftovers (111 ms).
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as NS
+    >>> ball = lambda x, s=0.0: NS(xy_mm=np.array([x, 0.0]), streak_px=np.array([s, 0.0]))
+    >>> det = NS(_frames=9, _ball_prior=(ball(100.0), 8), _ball_before=(ball(100.4), 7))
+    >>> xy, gate = resting(det)
+    >>> xy.tolist(), gate
+    ([100.0, 0.0], 3.0)
+    >>> resting(NS(_frames=9, _ball_prior=(ball(100.0), 8), _ball_before=(ball(110.0), 7)))
+    >>> resting(NS(_frames=9, _ball_prior=(ball(100.0, 3.0), 8), _ball_before=(ball(100.0), 7)))
+    >>> resting(NS(_frames=10, _ball_prior=(ball(100.0), 8), _ball_before=(ball(100.0), 7)))
+    """
+    last, before = det._ball_prior, det._ball_before
+    if last is None or before is None or det._frames - last[1] != 1 or last[1] - before[1] != 1:
+        return None
+    if float(np.hypot(*last[0].streak_px)) >= 1.0:
+        return None
+    if float(np.hypot(*(last[0].xy_mm - before[0].xy_mm))) >= _EXPECTED_MOVING_MM:
+        return None
+    return np.asarray(last[0].xy_mm, np.float64), _EXPECTED_MM
+
+
 def blur_seed(det: Detector, fit: BallFit, z_c_mm: float) -> FloatArray | None:
     """The streak (px) to fit a still fit of the ball again from, as blurred by its motion:
     rolling on (:func:`rolling_to`, two frames at most), its last fit's streak, or a short
@@ -812,7 +843,7 @@ def find_ball(
 
     scored: list[tuple[float, BallFit]] = []
     sure = 0.0  # the best score of a fit clear of the hands
-    guess = predicted_ball(det) if det.learned and memo == "ball" else None
+    guess = (predicted_ball(det) or resting(det)) if det.learned and memo == "ball" else None
     for _xy, _area, uv in cands[:_TRIED]:
         if sure >= _STOP_SCORE:
             break  # the candidates come most ball-like first: the rest are leftovers
