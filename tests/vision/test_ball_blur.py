@@ -39,6 +39,26 @@ def _way(step_px: np.ndarray, length_px: float) -> np.ndarray:
     return step_px / np.hypot(*step_px) * length_px
 
 
+def _detector(frames: int, prior: object, before: object) -> SimpleNamespace:
+    """What the seeds read of a detector: its camera, the ball's size, its last two finds."""
+    return SimpleNamespace(
+        learned=True,
+        camera=CAM,
+        sizes=SimpleNamespace(ball_diameter=10.0),
+        _frames=frames,
+        _ball_prior=prior,
+        _ball_before=before,
+    )
+
+
+def _assert_seed(got: np.ndarray | None, expected: np.ndarray | None) -> None:
+    if expected is None:
+        assert got is None
+    else:
+        assert got is not None
+        np.testing.assert_allclose(got, expected, rtol=1e-6, atol=1e-9)
+
+
 @pytest.mark.parametrize(
     ("frames", "last", "before", "fit_x", "expected"),
     [
@@ -62,20 +82,9 @@ def test_the_way_a_ball_blurs(
     fit_x: float,
     expected: np.ndarray | None,
 ) -> None:
-    det = SimpleNamespace(
-        learned=True,
-        camera=CAM,
-        sizes=SimpleNamespace(ball_diameter=10.0),
-        _frames=frames,
-        _ball_prior=None if last is None else (_ball(last[0], last[1]), last[2]),
-        _ball_before=None if before is None else (_ball(before[0]), before[1]),
-    )
-    got = blur_seed(det, _ball(fit_x), 5.0)  # type: ignore[arg-type]
-    if expected is None:
-        assert got is None
-    else:
-        assert got is not None
-        np.testing.assert_allclose(got, expected, rtol=1e-6, atol=1e-9)
+    prior = None if last is None else (_ball(last[0], last[1]), last[2])
+    det = _detector(frames, prior, None if before is None else (_ball(before[0]), before[1]))
+    _assert_seed(blur_seed(det, _ball(fit_x), 5.0), expected)  # type: ignore[arg-type]
 
 
 def test_a_still_detector_has_no_blur_to_seed() -> None:
@@ -118,20 +127,9 @@ def test_a_ball_struck_from_rest_is_found_blurred(monkeypatch: pytest.MonkeyPatc
 def test_the_way_a_lost_ball_went(
     frames: int, last: tuple[float, int] | None, fit_x: float, expected_dir: float | None
 ) -> None:
-    det = SimpleNamespace(
-        learned=True,
-        camera=CAM,
-        sizes=SimpleNamespace(ball_diameter=10.0),
-        _frames=frames,
-        _ball_prior=None if last is None else (_ball(last[0]), last[1]),
-    )
-    got = lost_seed(det, _ball(fit_x), 5.0)  # type: ignore[arg-type]
-    if expected_dir is None:
-        assert got is None
-    else:
-        assert got is not None
-        want = _way(_px(fit_x, fit_x + expected_dir), 2.0)
-        np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-9)
+    det = _detector(frames, None if last is None else (_ball(last[0]), last[1]), None)
+    want = None if expected_dir is None else _way(_px(fit_x, fit_x + expected_dir), 2.0)
+    _assert_seed(lost_seed(det, _ball(fit_x), 5.0), want)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(
