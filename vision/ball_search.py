@@ -30,6 +30,7 @@ from vision.foreground import _SHADOW_K
 from vision.solids import (
     Solid,
 )
+from vision.track_types import TrackerConfig
 
 if TYPE_CHECKING:
     from vision.detect import Detector
@@ -84,7 +85,7 @@ _BLUR_SHORT = 0.5  # a streak this much shorter than the seed's is fitted again 
 # at rest 47 mm away, mesa-posta seed 34's frame 281, and made a false touch)
 _LOST_EXPLAINED = 0.5
 _LOST_FRAMES = 6
-_LOST_TOP_MM_S = 6000.0
+_LOST_TOP_MM_S = TrackerConfig().max_speed_mm_s[2]  # the tracker's top speed for the ball
 _LOST_ANGLE_DEG = 25.0
 _ON_FRAME = 0.7  # a blob this much on a goal's crossbar is the goal's (a ball: about half)
 _HIDDEN = 0.9  # a fit that sees less of its silhouette is partly hidden (beside a piece)
