@@ -85,6 +85,7 @@ _MIN_CONF = 0.05
 _TEAM_MISREAD = math.log(20.0)  # a resting piece's team misread on its own place
 _KEEPER_JUMP = 1e-9  # a goalkeeper leaving its prediction with no hand near it
 _BIG = 1e6
+_OCCUPIED = 2e3  # a resting rival's place holds a piece now (beyond 'ahead', 1e3)
 _CARRY_STEP_MM = 3.0  # a step this long beside a hand is tested for a carry
 _CARRY_ALONG = 0.4  # the hand moved along at least this share of the piece's step: carried
 _CARRY_SLOWING = 0.93  # a step under this share of the last one: the piece slides (friction)
@@ -610,11 +611,18 @@ class Tracker:
                 & (self.kind_code == self.kind_code[like])
                 & (self.team_code == self.team_code[like])
             )
+            dist = np.hypot(*(d.xy_mm - w_xy).T)
             if len(vis):
                 gap = np.hypot(*(d.xy_mm[None] - self.kf.xy_mm[vis][:, None]).transpose(2, 0, 1))
                 tight = 3.0 * np.sqrt(self.kf.P[vis, 0][:, None] + dr[None]) + 3.0
                 comp &= ~(gap <= tight).any(axis=0)
-            dist = np.hypot(*(d.xy_mm - w_xy).T)
+                # nor one nearer the place of a visible team-mate at rest, gone from it now:
+                # that one, knocked on (brasileira's ten minutes, frame 14866: A6 flicked from
+                # under a hand into A4, A4 seen 38 mm on and taken for A6 124 mm on, swapped)
+                gone = vis[~self.moving[vis] & ~(gap <= tight).any(axis=1)]
+                off = np.hypot(*(d.xy_mm[None] - self.z_last[gone][:, None]).transpose(2, 0, 1))
+                reach_g = self.vmax[gone] * (self.t - self.t_seen[gone]) + 10.0
+                comp &= ~((off < dist[None]) & (off <= reach_g[:, None])).any(axis=0)
             ok = comp & (dist <= self.vmax[like] * (self.t - t_w) + 10.0)
             reach[m, ok] = dist[ok]
         pr, pc = linear_sum_assignment(reach)
@@ -629,12 +637,20 @@ class Tracker:
             col = np.searchsorted(tracks, rivals)
             via = self._carried_to(rivals, origin, w_xy, t_w)
             back = np.hypot(*(w_xy - via).T)
+            # a rival at rest whose place holds a piece of its kind now is still there (discs
+            # never overlap): the last choice, however near (nacional's ten minutes, seed 35,
+            # frame 7964: A3 flicked from under an arm past A5, A5 covered a frame; the
+            # sighting went to A5 50 mm off, and A3 to A5's place, swapped for 45 s)
+            others = np.flatnonzero((dk == self.kind_code[rivals[0]]) & (np.arange(len(d)) != j))
+            on = np.hypot(*(d.xy_mm[others][None] - origin[:, None]).transpose(2, 0, 1))
+            occupied = (on < 10.0).any(axis=1) & ~self.moving[rivals]
+            occupied = np.where(occupied, _OCCUPIED, 0.0)
             step = d.xy_mm[j] - w_xy
             if np.hypot(*step) >= 10.0:
                 u = step / np.hypot(*step)
                 side = np.abs((w_xy - via) @ np.array([-u[1], u[0]]))
                 ahead = ((w_xy - via) @ u) < -10.0  # its place lies ahead of it: not it
-                cost[m, col] = back + side + np.where(ahead, 1e3, 0.0)
+                cost[m, col] = back + side + np.where(ahead, 1e3, 0.0) + occupied
             else:
                 covered = self._hands_now.distance(origin)
                 reach = self.size_mm[rivals, 0] / 2.0 + self.cfg.hand_margin_mm
@@ -643,7 +659,7 @@ class Tracker:
                 # ... or the rival whose own place it is: seen again where it rested (the
                 # hand that covered it went on; its place is 'occupied' by itself)
                 home = np.hypot(*(w_xy - origin).T) < 10.0
-                cost[m, col] = back + np.where(vacated | home, 0.0, 1e4)
+                cost[m, col] = back + np.where(vacated | home, 0.0, 1e4 + occupied)
         # A piece seen again on the very place a rival rested is that rival (discs never
         # overlap): no other sighting is it, however well a flick from there would explain one
         # (nacional's ten minutes, frame 12366: a fit in a carrying hand, then the carried A4

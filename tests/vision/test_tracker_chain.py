@@ -1,0 +1,109 @@
+"""A piece flicked from under a hand among its team-mates (vision/tracker.py,
+``Tracker._emerge``): the sightings are given to the right pieces.
+
+Two scenes as the project's own detector saw them in ``botao analyze`` of ten-minute renders
+(``data/chain_knock.json``, ``data/chain_past.json``: every detection and hand outline of the
+frames, the tracker started on the first), each of which swapped two ids for a long spell:
+
+- brasileira's ten minutes (seed 31), frames 14850-14875: A6, frozen under a coach's arm, is
+  flicked into A4, which stood in plain sight; A4 is knocked on while A6, stopped by the hit,
+  stays under the hand a frame. A4's first sighting on its way (38 mm from its place, 124 mm
+  from A6's glimpse at the hand's edge) was taken for A6 come out and moving on, and A4's
+  track then took A6 when it showed: swapped for 2000 frames.
+- nacional's ten minutes (seed 35), frames 7950-7970: A3 is flicked from under an arm past A5
+  and A4, which the arm covers for a frame or two. A3, glimpsed 50 mm from A5's place and
+  moving on, was given to A5, although A5 was seen on its place again that frame, and A3's
+  track took A5's place: swapped for 1350 frames.
+
+Each scene is also played mirrored (x negated, the teams' names swapped) and with seeded noise
+of each detection's own sigma.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.vision.test_tracker import id_at
+from vision.detections import Detections
+from vision.tracker import Tracker
+
+DATA = Path(__file__).parent / "data"
+
+
+def _play(
+    name: str, seed: int, mirror: bool, at: dict[int, list[tuple[float, float]]]
+) -> dict[int, list[str | None]]:
+    """Tracks the recorded scene ``name``; returns, for the frames of ``at``, the id found at
+    each of its positions (as recorded: mirrored here when ``mirror``)."""
+    rng = np.random.default_rng(seed)
+    sx = np.array([-1.0, 1.0]) if mirror else np.ones(2)
+    swap = {"A": "B", "B": "A", "": ""} if mirror else {"A": "A", "B": "B", "": ""}
+    tr = Tracker()
+    out: dict[int, list[str | None]] = {}
+    for f in json.loads((DATA / name).read_text("utf-8"))["frames"]:
+        n = len(f["kind"])
+        sigma = np.array(f["sigma_mm"], float).reshape(n)
+        xy = np.array(f["xy_mm"], float).reshape(n, 2) + rng.normal(size=(n, 2)) * sigma[:, None]
+        angle = np.array(f["angle_rad"], float).reshape(n)
+        d = Detections(
+            kind=np.array(f["kind"], dtype=str).reshape(n),
+            team=np.array([swap[t] for t in f["team"]], dtype=str).reshape(n),
+            xy_mm=xy * sx,
+            uv_px=np.zeros((n, 2)),
+            size_mm=np.array(f["size_mm"], float).reshape(n, 2),
+            angle_rad=np.pi - angle if mirror else angle,
+            confidence=np.array(f["confidence"], float).reshape(n),
+            sigma_mm=sigma,
+            label=np.full(n, "", dtype=str),
+            hands=[np.array(h, float) * sx for h in f["hands"]],
+            frame=f["frame"],
+            t=f["t"],
+        )
+        tf = tr.update(d)
+        if f["frame"] in at:
+            out[f["frame"]] = [id_at(tf, *(np.array(p) * sx), within=8.0) for p in at[f["frame"]]]
+    return out
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("mirror", [False, True])
+def test_a_team_mate_knocked_on_by_a_piece_flicked_from_under_a_hand_keeps_its_id(
+    seed: int, mirror: bool
+) -> None:
+    """Brasileira's ten minutes, frames 14850-14875 (module docstring): A4's sighting 38 mm
+    from its place, which it has left, is A4 knocked on, not A6 124 mm on from its glimpse."""
+    # (A6, A4): at rest, then both in sight again after the hit
+    at = {
+        14850: [(-441.0, 582.0), (-526.0, 538.0)],
+        14868: [(-479.0, 554.0), (-625.0, 490.0)],
+        14870: [(-482.0, 549.0), (-678.0, 464.0)],
+        14875: [(-489.0, 541.0), (-769.0, 421.0)],
+    }
+    ids = _play("chain_knock.json", seed, mirror, at)
+    flicked, knocked = ids[14850]
+    assert flicked and knocked and flicked != knocked
+    for k in (14868, 14870, 14875):
+        assert ids[k] == [flicked, knocked], k
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("mirror", [False, True])
+def test_a_team_mate_seen_on_its_place_again_did_not_come_out_from_the_hand(
+    seed: int, mirror: bool
+) -> None:
+    """Nacional's ten minutes, seed 35, frames 7950-7970 (module docstring): A3's glimpse 50 mm
+    from A5's place is A3 when A5 is seen on its place that frame."""
+    # (A3, A5, A4): at rest, then A3 stopped beyond the others
+    at = {
+        7950: [(-1020.0, -673.0), (-939.0, -581.0), (-904.0, -635.0)],
+        7965: [(-876.0, -572.0), (-939.0, -581.0), (-905.0, -635.0)],
+        7970: [(-876.0, -572.0), (-939.0, -581.0), (-904.0, -635.0)],
+    }
+    ids = _play("chain_past.json", seed, mirror, at)
+    assert len(set(ids[7950])) == 3 and None not in ids[7950]
+    assert ids[7965] == ids[7950]
+    assert ids[7970] == ids[7950]
