@@ -85,6 +85,10 @@ _MIN_CONF = 0.05
 _TEAM_MISREAD = math.log(20.0)  # a resting piece's team misread on its own place
 _KEEPER_JUMP = 1e-9  # a goalkeeper leaving its prediction with no hand near it
 _BIG = 1e6
+# A piece seen again this near its glimpse from under a hand did not move on (put down): two
+# fits at a hand's edge differ by a few mm (4.4 mm, gaucha's ten minutes, frame 11437); one
+# stopped by the team-mate it hit still goes on at 9 mm a frame (mesa-posta's, seed 34, 2256)
+_STILL_STEP_MM = 6.0
 _OCCUPIED = 2e3  # a resting rival's place holds a piece now (beyond 'ahead', 1e3)
 _CARRY_STEP_MM = 3.0  # a step this long beside a hand is tested for a carry
 _CARRY_ALONG = 0.4  # the hand moved along at least this share of the piece's step: carried
@@ -646,7 +650,7 @@ class Tracker:
             occupied = (on < 10.0).any(axis=1) & ~self.moving[rivals]
             occupied = np.where(occupied, _OCCUPIED, 0.0)
             step = d.xy_mm[j] - w_xy
-            if np.hypot(*step) >= 10.0:
+            if np.hypot(*step) >= _STILL_STEP_MM:
                 u = step / np.hypot(*step)
                 side = np.abs((w_xy - via) @ np.array([-u[1], u[0]]))
                 ahead = ((w_xy - via) @ u) < -10.0  # its place lies ahead of it: not it
