@@ -637,6 +637,7 @@ class Tracker:
             return
         tracks = np.unique(np.concatenate([f[2] for f in found]))
         cost = np.full((len(found), len(tracks)), _BIG)
+        homes: list[BoolArray] = []
         for m, (t_w, w_xy, rivals, origin, j) in enumerate(found):
             col = np.searchsorted(tracks, rivals)
             via = self._carried_to(rivals, origin, w_xy, t_w)
@@ -649,27 +650,34 @@ class Tracker:
             on = np.hypot(*(d.xy_mm[others][None] - origin[:, None]).transpose(2, 0, 1))
             occupied = (on < 10.0).any(axis=1) & ~self.moving[rivals]
             occupied = np.where(occupied, _OCCUPIED, 0.0)
+            # the rival whose own place it is, glimpsed or seen now: seen again where it
+            # rested (the glimpse a fit at the hand's edge, 10.8 mm off, then 2.2 mm:
+            # brasileira's ten minutes, frame 3840, read as a rival 700 mm away flicked)
+            home = (np.hypot(*(w_xy - origin).T) < 10.0) | (
+                np.hypot(*(d.xy_mm[j] - origin).T) < 10.0
+            )
+            homes.append(home)
             step = d.xy_mm[j] - w_xy
             if np.hypot(*step) >= _STILL_STEP_MM:
                 u = step / np.hypot(*step)
                 side = np.abs((w_xy - via) @ np.array([-u[1], u[0]]))
                 ahead = ((w_xy - via) @ u) < -10.0  # its place lies ahead of it: not it
-                cost[m, col] = back + side + np.where(ahead, 1e3, 0.0) + occupied
+                away = side + np.where(ahead, 1e3, 0.0) + occupied
+                cost[m, col] = back + np.where(home, 0.0, away)
             else:
                 covered = self._hands_now.distance(origin)
                 reach = self.size_mm[rivals, 0] / 2.0 + self.cfg.hand_margin_mm
                 near = np.hypot(*(d.xy_mm[None] - origin[:, None]).transpose(2, 0, 1))
                 vacated = (covered >= reach) & ~(near < 10.0).any(axis=1)
-                # ... or the rival whose own place it is: seen again where it rested (the
-                # hand that covered it went on; its place is 'occupied' by itself)
-                home = np.hypot(*(w_xy - origin).T) < 10.0
+                # ... or home (the hand that covered it went on; its place is 'occupied' by
+                # itself)
                 cost[m, col] = back + np.where(vacated | home, 0.0, 1e4 + occupied)
         # A piece seen again on the very place a rival rested is that rival (discs never
         # overlap): no other sighting is it, however well a flick from there would explain one
         # (nacional's ten minutes, frame 12366: a fit in a carrying hand, then the carried A4
         # set down, read as A2 flicked from under the arm in the frame A2 showed on its place)
-        for m, (_, w_xy, rivals, origin, _) in enumerate(found):
-            home = np.hypot(*(w_xy - origin).T) < 10.0
+        for m, (_, _, rivals, _, _) in enumerate(found):
+            home = homes[m]
             others = np.arange(len(found)) != m
             cost[np.ix_(others, np.searchsorted(tracks, rivals[home]))] = _BIG
         rows, cols = linear_sum_assignment(cost)
