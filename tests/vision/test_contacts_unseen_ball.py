@@ -1,22 +1,27 @@
 """A ball unseen for a frame and found again off its line (vision/contacts.py, ``_fill``).
 
-Two cases from the ten-minute renders (seed 31), each a hit an instant before a frame the
-ball was not measured on, the tracker predicting it on its old line meanwhile:
+Three cases from the ten-minute renders, each a hit about a frame the ball was not measured
+on, the tracker predicting it on its old line meanwhile:
 
-- gaucha, frames 11090-11102: the ball, shot at the left goal, grazed the resting goalkeeper
-  A1 (60 x 34 mm, 001 Art. VIII) an eighth of a frame before 11097 and went on over the goal
-  line, turned by 22 degrees; on 11098 the crossbar hid it, predicted 11 mm off where it was.
-  Read from that guess, the turn lay beyond the goal line, far from the box: the goalkeeper's
-  touch was lost and the ball out given to the wrong team (001 Art. XXXIV, XXXIII);
-- nacional, frames 16886-16898: a slow ball turned off the resting button A10 (impulse 65,
-  the smallest kind) between 16892 and 16893, unseen on 16893.
+- gaucha (seed 31), frames 11090-11102: the ball, shot at the left goal, grazed the resting
+  goalkeeper A1 (60 x 34 mm, 001 Art. VIII) an eighth of a frame before 11097 and went on over
+  the goal line, turned by 22 degrees; on 11098 the crossbar hid it, predicted 11 mm off where
+  it was. Read from that guess, the turn lay beyond the goal line, far from the box: the
+  goalkeeper's touch was lost and the ball out given to the wrong team (001 Art. XXXIV, XXXIII);
+- nacional (seed 31), frames 16886-16898: a slow ball turned off the resting button A10
+  (impulse 65, the smallest kind) between 16892 and 16893, unseen on 16893;
+- gaucha, seed 36, frames 5994-6006 (the ten minutes rendered on 2026-12-05): the ball at 560
+  mm/s struck the resting button A10 on frame 6000 itself, unseen on it, and rebounded 80
+  degrees; put on the chord between its sightings, 9 mm off the button, its touch was lost.
 
 Between two sightings the ball is put on the line joining them, with their noise (a guess's
 unknown noise would set the bar of a hit at the tracker's default, over a slow turn halved
-across two intervals). The simulator's positions with 0.1 mm of noise on the ball and 0.05
-mm on the resting piece (its sigma 0.3 mm: a resting piece's fit errs, but alike frame to
-frame; tracked resting buttons step under 0.06 mm a frame, 99th percentile of nacional's ten
-minutes); the table mirrored too (the verdict must mirror).
+across two intervals); unless its way on meets a piece before it is seen again leaving that
+piece: then on that way up to the touch and straight from there (a bounce's two legs).
+The simulator's positions with 0.1 mm of noise on the ball and 0.05 mm on the resting piece
+(its sigma 0.3 mm: a resting piece's fit errs, but alike frame to frame; tracked resting
+buttons step under 0.06 mm a frame, 99th percentile of nacional's ten minutes); the table
+mirrored too (the verdict must mirror).
 """
 
 from __future__ import annotations
@@ -99,7 +104,33 @@ SLOW_TURN = Case(
     16893,
     16892.44,
 )
-CASES = {"graze": GRAZE, "slow_turn": SLOW_TURN}
+REBOUND = Case(
+    "button",
+    (60.0, 60.0),
+    0.0,
+    (-75.0, 0.0),
+    5994,
+    np.array(
+        [
+            [-117.057, -142.675],
+            [-108.009, -124.314],
+            [-97.598, -103.188],
+            [-87.930, -83.571],
+            [-78.952, -65.354],
+            [-70.615, -48.438],
+            [-62.874, -32.729],  # 6000: struck A10 and not measured
+            [-49.503, -34.828],
+            [-37.087, -36.777],
+            [-25.557, -38.587],
+            [-14.851, -40.268],
+            [-4.909, -41.829],
+            [4.324, -43.278],
+        ]
+    ),
+    6000,
+    6000.0,
+)
+CASES = {"graze": GRAZE, "slow_turn": SLOW_TURN, "rebound": REBOUND}
 
 
 def _contacts(case: Case, seed: int, mirror: bool, shift_mm: float = 0.0) -> list[TrackContact]:
