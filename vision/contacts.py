@@ -329,22 +329,29 @@ class ContactFinder:
                 self._sig[q][m] = np.hypot((1.0 - f) * self._sig[k][m], f * self._sig[last][m])
 
     def _bounce_fill(self, b: int, k: int, last: int) -> bool:
-        """Ball ``b``, seen at ``k - 1``, ``k`` and ``last``, unseen between: if its way on
-        from ``k`` meets a piece before ``last`` and it was then seen leaving that piece, it
-        went straight on until it touched it and straight from there to where it was seen
-        (a bounce's two legs); the frames between are put on them. Returns whether it did.
+        """Ball ``b``, seen on the frame before ``k``, on ``k`` and on ``last``, unseen
+        between: if its way on from ``k`` meets a piece before ``last`` and it was then seen
+        leaving that piece, it went straight on until it touched it and straight from there to
+        where it was seen (a bounce's two legs); the frames between are put on them. Returns
+        whether it did.
 
         The chord between the two sightings cuts a bounce's corner: gaucha's ten minutes, seed
         36, frame 6000: the ball, unseen the frame it struck A10 at 560 mm/s, put on the chord
         9 mm off the button, and the touch lost (the tracker's guess, on straight, was 1 mm
         from the truth). Gone on straight past the hit instead, a ball unseen under a crossbar
         the frame it grazed the goalkeeper was put beyond the goal line (:meth:`_fill`)."""
-        if k < 1 or not (self._seen[k - 1][b] and self._seen[k][b]):
-            return False
         t, xy = self._t, self._xy
-        if t[k] <= t[k - 1] or t[last] <= t[k]:
+        if not self._seen[k][b] or t[last] <= t[k]:
             return False
-        v_pre = (xy[k][b] - xy[k - 1][b]) / (t[k] - t[k - 1])
+        if k >= 1:  # the frame before k from the window, or (two frames unseen) its history
+            before = [(xy[k - 1][b], t[k] - t[k - 1])] if self._seen[k - 1][b] else []
+        else:
+            step = (t[last] - t[k]) / max(self._frames[last] - self._frames[k], 1)
+            f_before = self._frames[k] - 1
+            before = [(x[b], step) for f, x, _, _, sn in self._hist if f == f_before and sn[b]]
+        if not before or before[-1][1] <= 0.0:
+            return False
+        v_pre = (xy[k][b] - before[-1][0]) / before[-1][1]
         pieces = np.flatnonzero((self.kind != "ball") & self._ok[k] & self._ok[last])
         if len(pieces) == 0:
             return False

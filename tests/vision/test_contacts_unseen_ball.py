@@ -1,7 +1,7 @@
 """A ball unseen for a frame and found again off its line (vision/contacts.py, ``_fill``).
 
-Three cases from the ten-minute renders, each a hit about a frame the ball was not measured
-on, the tracker predicting it on its old line meanwhile:
+Four cases from the ten-minute renders, each a hit about a frame the ball was not measured
+on (two frames, the last), the tracker predicting it on its old line meanwhile:
 
 - gaucha (seed 31), frames 11090-11102: the ball, shot at the left goal, grazed the resting
   goalkeeper A1 (60 x 34 mm, 001 Art. VIII) an eighth of a frame before 11097 and went on over
@@ -12,7 +12,9 @@ on, the tracker predicting it on its old line meanwhile:
   (impulse 65, the smallest kind) between 16892 and 16893, unseen on 16893;
 - gaucha, seed 36, frames 5994-6006 (the ten minutes rendered on 2026-12-05): the ball at 560
   mm/s struck the resting button A10 on frame 6000 itself, unseen on it, and rebounded 80
-  degrees; put on the chord between its sightings, 9 mm off the button, its touch was lost.
+  degrees; put on the chord between its sightings, 9 mm off the button, its touch was lost;
+- gaucha, seed 36, frames 12218-12231: a ball at 170 mm/s glanced off the resting button B11
+  (impulse 86) a sixteenth of a frame before 12225, unseen on 12225 and 12226.
 
 Between two sightings the ball is put on the line joining them, with their noise (a guess's
 unknown noise would set the bar of a hit at the tracker's default, over a slow turn halved
@@ -50,6 +52,7 @@ class Case:
     ball: NDArray[np.float64]
     unseen: int
     hit_frame: float  # the truth's contact time, in frames
+    unseen_frames: int = 1  # from ``unseen`` on
 
 
 GRAZE = Case(
@@ -130,7 +133,35 @@ REBOUND = Case(
     6000,
     6000.0,
 )
-CASES = {"graze": GRAZE, "slow_turn": SLOW_TURN, "rebound": REBOUND}
+GLANCE = Case(
+    "button",
+    (60.0, 60.0),
+    0.0,
+    (329.092, 351.664),
+    12218,
+    np.array(
+        [
+            [310.236, 422.088],
+            [315.323, 415.535],
+            [320.048, 409.449],
+            [324.434, 403.798],
+            [328.508, 398.550],
+            [332.291, 393.677],
+            [335.803, 389.152],
+            [339.149, 385.238],  # 12225: glanced off B11 just before, not measured
+            [343.469, 385.765],  # 12226: not measured
+            [347.481, 386.254],
+            [351.206, 386.708],
+            [354.665, 387.129],
+            [357.877, 387.521],
+            [360.860, 387.884],
+        ]
+    ),
+    12225,
+    12224.94,
+    2,
+)
+CASES = {"graze": GRAZE, "slow_turn": SLOW_TURN, "rebound": REBOUND, "glance": GLANCE}
 
 
 def _contacts(case: Case, seed: int, mirror: bool, shift_mm: float = 0.0) -> list[TrackContact]:
@@ -151,7 +182,7 @@ def _contacts(case: Case, seed: int, mirror: bool, shift_mm: float = 0.0) -> lis
         truth = np.array([piece, case.ball[k]]) * flip
         xy = truth + rng.normal(0.0, 1.0, (2, 2)) * JITTER[:, None]
         seen = np.ones(2, bool)
-        if frame == case.unseen:  # the tracker's guess: on at the last frame's velocity
+        if 0 <= frame - case.unseen < case.unseen_frames:  # the tracker's guess: on straight
             xy[1] = 2.0 * shown[-1][1] - shown[-2][1]
             seen[1] = False
         shown.append(xy)
