@@ -651,8 +651,7 @@ class Tracker:
             # sighting went to A5 50 mm off, and A3 to A5's place, swapped for 45 s)
             others = np.flatnonzero((dk == self.kind_code[rivals[0]]) & (np.arange(len(d)) != j))
             on = np.hypot(*(d.xy_mm[others][None] - origin[:, None]).transpose(2, 0, 1))
-            occupied = (on < 10.0).any(axis=1) & ~self.moving[rivals]
-            occupied = np.where(occupied, _OCCUPIED, 0.0)
+            occupied = np.where((on < 10.0).any(axis=1) & ~self.moving[rivals], _OCCUPIED, 0.0)
             # the rival whose own place it is, glimpsed or seen now: seen again where it
             # rested (the glimpse a fit at the hand's edge, 10.8 mm off, then 2.2 mm:
             # brasileira's ten minutes, frame 3840, read as a rival 700 mm away flicked)
