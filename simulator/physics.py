@@ -25,10 +25,15 @@ its body's velocity function.
 Contacts
 --------
 Every first contact between two shapes is logged as :class:`simulator.state.Contact` with its
-time, bodies and impulse: ``piece-ball``, ``piece-piece``, ``piece-rail``, ``piece-post``,
-``piece-net``, ``ball-rail``, ``ball-post``, ``ball-net``. The piece is ``a``; the other body is
-``b`` (``"ball"``, a piece id, ``"rail"``, ``"post"`` or ``"net"``). Goalkeepers are kinematic
-boxes moved only by :meth:`TableWorld.place` (000 REGRA 4: the goalkeeper is placed by hand).
+time, bodies and impulse, and so is a push between two shapes already touching at rest (a
+button flicked while it rests against an opponent or the ball strikes it with no first
+contact: pymunk keeps their arbiter alive, so only the impulse rising from nothing tells;
+gaucha's ten minutes, seed 31, frame 11965: B7 flicked from against A11 pushed it away at
+210 mm/s, a foul, 001 Art. XXIV, that the log lacked): ``piece-ball``, ``piece-piece``,
+``piece-rail``, ``piece-post``, ``piece-net``, ``ball-rail``, ``ball-post``, ``ball-net``. The
+piece is ``a``; the other body is ``b`` (``"ball"``, a piece id, ``"rail"``, ``"post"`` or
+``"net"``). Goalkeepers are kinematic boxes moved only by :meth:`TableWorld.place` (000 REGRA 4:
+the goalkeeper is placed by hand).
 """
 
 from __future__ import annotations
@@ -75,6 +80,11 @@ NET_HALF_MM = 4.0
 _BUTTON, _BALL, _KEEPER, _RAIL, _POST, _NET = 1, 2, 3, 4, 5, 6
 _STATIC_NAME = {_RAIL: "rail", _POST: "post", _NET: "net"}
 _NO_COLLISION = pymunk.ShapeFilter(categories=0, mask=0)
+# a pair touching at rest (no impulse between them on the step before) whose impulse rises
+# over this has been pushed: a new contact. Bodies settling against each other exchange
+# under 10 g mm/s; a push from a flick thousands (a graze's first contact: ~75).
+_PUSH_G_MM_S = 20.0
+_RESTING_G_MM_S = 1.0
 
 FloatArray = NDArray[np.float64]
 
@@ -127,6 +137,8 @@ class TableWorld:
         self._by_shape: dict[pymunk.Shape, str] = {}
         self._free: list[_Body] = []
         self._carried: set[str] = set()
+        # each touching pair's (step, impulse) at its last post-solve
+        self._pressed: dict[tuple[int, int], tuple[int, float]] = {}
         self._build_table()
         for i in range(len(roster)):
             self._add_piece(i)
@@ -196,9 +208,15 @@ class TableWorld:
 
     # ------------------------------------------------------------------ contacts
     def _on_contact(self, arbiter: pymunk.Arbiter, space: pymunk.Space, data: object) -> None:
-        if not arbiter.is_first_contact:
-            return
         sa, sb = arbiter.shapes
+        impulse = float(arbiter.total_impulse.length)
+        key = (id(sa), id(sb)) if id(sa) < id(sb) else (id(sb), id(sa))
+        before = self._pressed.get(key)
+        self._pressed[key] = (self._steps, impulse)
+        if not arbiter.is_first_contact:
+            resting = before is None or before[0] < self._steps - 1 or before[1] < _RESTING_G_MM_S
+            if not (resting and impulse > _PUSH_G_MM_S):
+                return
         names = []
         kinds = []
         for s in (sa, sb):
@@ -212,7 +230,6 @@ class TableWorld:
         rank = {"piece": 0, "ball": 1}
         a, b = sorted(range(2), key=lambda k: rank.get(kinds[k], 2))
         kind = f"{kinds[a]}-{kinds[b]}"
-        impulse = float(arbiter.total_impulse.length)
         self.contacts.append(Contact(self.t + DT_S, names[a], names[b], kind, impulse))
 
     # ------------------------------------------------------------------ API
