@@ -763,12 +763,19 @@ class ContactFinder:
             # ten minutes, frame 6706: A11, struck under a hand, struck A9 there too and came
             # out at 206 mm/s, 42 mm from its rest four frames on)
             fast = speed
+            u = step / max(speed * dt, 1e-9)
             if self._came_out(int(b), away):
-                gone = float(np.hypot(*(self._away_xy[b] - rest)))
+                gone_xy = self._away_xy[b] - rest
+                gone = float(np.hypot(*gone_xy))
                 fast = max(speed, gone / max((away - self._rest_frame[b]) * dt, dt))
+                # and its way out of hiding is the one it was struck along: its step since
+                # may follow a second hit (gaucha's ten minutes, seed 32, frame 13520: A3,
+                # struck by B11 under a hand, hit A7 at once and came out turned 25 degrees,
+                # B11 no longer behind it)
+                if gone >= _AWAY_MM:
+                    u = gone_xy / gone
             if fast < 2.0 * self.min_dv:
                 continue
-            u = step / (speed * dt)
             back = min(max(float((x_a - rest) @ u), 0.0) / fast, _BACK_FRAMES * dt)
             hit_frame = f_ref - int(np.floor(back / dt + 1e-9))
             t_ref = t_prev - (self._frames[-2] - f_ref) * dt
@@ -900,10 +907,14 @@ class ContactFinder:
     def _struck_hidden(
         self, a: int, b: int, frame: int, t_hit: float, hit_frame: int, speed: float
     ) -> TrackContact:
-        """Piece ``a``'s hit on piece ``b`` found from hiding at ``frame``: both marked struck
-        (so the hit finders do not find it again, nor ``b``'s start read as its own flick)."""
+        """Piece ``a``'s hit on piece ``b`` found from hiding at ``frame``: ``b`` marked struck
+        (so the hit finders do not find it again, nor its start read as its own flick). Not
+        ``a``: its own start, unseen too, is a flick or a hit of its own (gaucha's ten
+        minutes, seed 32, frame 13520, the twenty-ninth stop's render: A3, struck by B11
+        under a hand, struck A7 there too; marked struck by that second hit, B11's foul was
+        never looked for)."""
         self._rest_xy[b] = np.nan
-        self._struck[a] = self._struck[b] = frame
+        self._struck[b] = frame
         # when it was, not when found: a hit of the struck piece's found since is no later
         # one (a second hit with its next victim would be read after it)
         self._body_hit[[a, b]] = np.maximum(self._body_hit[[a, b]], hit_frame)
