@@ -66,6 +66,10 @@ _WOKE_MM = 10.0  # a frozen piece seen again this far from where it froze has mo
 # ten minutes, frame 14307: a 1.6 mm shift a frame before the hit, the striker seen out of
 # hiding 9.5 mm from its place a frame after it and 11.7 mm two frames after: the window shut)
 _AWAY_MM = 3.0
+# frames after a resting piece is first seen away within which its hidden striker must come
+# out (gaucha's ten minutes, seed 36, frame 10250: A8 flicked from under its coach's hand into
+# B6, bounced off it and came out three frames after B6's start, the hand still over it)
+_OUT_FRAMES = 3
 # A ball measured sharply (its ``sigma_mm``) against a piece at rest: the change it must show
 # is _NOISE_K times the noise of its velocity change, within the floor and the default; a ball
 # is at rest over a frame below _NOISE_K times its noise, within the floor and a piece's limits
@@ -709,8 +713,10 @@ class ContactFinder:
 
         Once the piece is seen on two frames away from its rest, a piece frozen (known, not
         seen) over those frames, within ``_HIDDEN_REACH_MM`` behind its new direction, and seen
-        again moved from where it froze at most two frames after the start, struck it. The
-        time is traced back along the struck piece's first step at its speed."""
+        again moved from where it froze at most ``_OUT_FRAMES`` frames after the start (or
+        whose path from there passed its place from behind), struck it. The time is traced
+        back along the struck piece's first step at its speed (its way out of hiding, if it
+        came out)."""
         if len(self._t) < 2 or len(self._hist) < 3:
             return []
         x_prev, x_now = self._xy[-2], self._xy[-1]
@@ -745,7 +751,7 @@ class ContactFinder:
                 self._away_frame[b] = frame  # first seen away (again, out of hiding)
                 self._away_xy[b] = x_now[b]
             away = int(self._away_frame[b])
-            if frame - away > 2:
+            if frame - away > _OUT_FRAMES:
                 self._rest_xy[b] = np.nan  # no striker came out: its own flick
                 continue
             if not ok_prev[b] or frame == away:
@@ -930,8 +936,8 @@ class ContactFinder:
 
     def _hidden_striker(self, b: int, rest: FloatArray, u: FloatArray, away: int) -> int:
         """The piece frozen under a hand behind ``rest`` (direction ``u``, within the reach)
-        when piece ``b`` left it, seen again now moved from where it froze at most two frames
-        after ``away``; the nearest such, -1 if none."""
+        when piece ``b`` left it, seen again now moved from where it froze at most
+        ``_OUT_FRAMES`` frames after ``away``; the nearest such, -1 if none."""
         frozen_at: dict[int, FloatArray] = {}
         for f, xy, kn, _, seen in self._hist[:-1]:
             if away - 2 <= f <= away:
@@ -940,7 +946,7 @@ class ContactFinder:
                 for q in np.flatnonzero(kn & ~seen):
                     frozen_at[int(q)] = xy[q]
         _, xy_now, _, ok_now, _ = self._hist[-1]
-        if self._hist[-1][0] - away > 2:
+        if self._hist[-1][0] - away > _OUT_FRAMES:
             return -1
         best, best_gap = -1, _HIDDEN_REACH_MM
         for a, at in frozen_at.items():

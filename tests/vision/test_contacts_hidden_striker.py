@@ -107,3 +107,77 @@ def test_a_piece_coming_out_elsewhere_struck_nothing(
     found = _contacts(seed, mirror, out_shift_mm=60.0, victim_hidden=victim_hidden)
     pairs = [p for p, _ in _hits(found)]
     assert frozenset(("B11", "A3")) not in pairs
+
+
+# Gaucha's ten-minute render, seed 36, frames 10244-10258 (the twenty-ninth stop's truth):
+# A8, frozen under its coach's hand, was flicked there into B6 at 10250 (a foul, 001 Art.
+# XXIV), bounced off it and came out at 10253, three frames after B6 was first seen away,
+# the hand still over it; A5 was covered on 10251 and the ball unseen on 10251-10252.
+# (A5, A8, B6, ball) each frame.
+IDS_36 = np.array(["A5", "A8", "B6", "ball"])
+KIND_36 = np.array(["button"] * 3 + ["ball"])
+SIZE_36 = np.array([[60.0, 60.0]] * 3 + [[10.0, 10.0]])
+FIRST_36 = 10244
+TRUTH_36 = np.array(
+    [[[-376.286, -540.0], [-455.297, -356.527], [-400.812, -454.871], [-397.313, -490.25]]] * 5
+    + [
+        [[-376.286, -540.0], [-448.599, -394.421], [-400.812, -454.871], [-397.313, -490.25]],
+        [[-376.286, -540.0], [-449.212, -422.498], [-394.283, -459.6], [-396.739, -498.566]],
+        [[-375.007, -541.865], [-460.161, -438.44], [-378.197, -470.719], [-404.658, -509.802]],
+        [[-372.654, -545.298], [-469.958, -452.704], [-363.803, -480.67], [-421.325, -506.654]],
+        [[-370.548, -548.37], [-478.726, -465.469], [-350.923, -489.573], [-436.803, -503.73]],
+        [[-368.663, -551.118], [-486.571, -476.891], [-339.397, -497.541], [-451.175, -501.015]],
+        [[-366.976, -553.578], [-492.755, -481.324], [-329.083, -504.671], [-461.603, -500.207]],
+        [[-365.467, -555.779], [-498.487, -480.555], [-319.854, -511.051], [-462.857, -504.404]],
+        [[-364.117, -557.748], [-503.617, -479.867], [-311.595, -516.76], [-464.021, -508.302]],
+        [[-362.909, -559.511], [-508.207, -479.251], [-304.205, -521.868], [-465.102, -511.921]],
+    ]
+)
+
+
+def _contacts_36(
+    seed: int, mirror: bool, out_frame: int, out_shift_mm: float = 0.0
+) -> list[TrackContact]:
+    rng = np.random.default_rng(seed)
+    flip = np.array([-1.0, 1.0]) if mirror else np.ones(2)
+    finder = ContactFinder(IDS_36, KIND_36, SIZE_36, np.zeros(4), max_speed_mm_s=np.full(4, 3500.0))
+    out: list[TrackContact] = []
+    for k in range(len(TRUTH_36)):
+        frame = FIRST_36 + k
+        truth = TRUTH_36[k].copy()
+        truth[1, 0] -= out_shift_mm if frame >= out_frame else 0.0
+        xy = truth * flip + rng.normal(0.0, 0.2, (4, 2))
+        ok = np.ones(4, bool)
+        if frame < out_frame:  # A8 frozen under the hand
+            xy[1], ok[1] = TRUTH_36[0, 1] * flip, False
+        if frame == 10251:
+            xy[0], ok[0] = TRUTH_36[0, 0] * flip, False
+        if frame in (10251, 10252):
+            xy[3], ok[3] = TRUTH_36[6, 3] * flip, False
+        step = truth - (TRUTH_36[k - 1] if k else truth)
+        moving = (np.hypot(*step.T) > 1.0) & ok
+        sigma = np.where(ok, 0.3, np.inf)
+        out += finder.push(frame, frame / FPS, xy, ok, moving, np.ones(4, bool), ok, sigma)
+    return out
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("mirror", [False, True])
+@pytest.mark.parametrize(
+    ("out_frame", "out_shift_mm", "found"),
+    [
+        (10253, 0.0, True),  # three frames after B6's start, as rendered
+        (10252, 0.0, True),  # two
+        (10253, 60.0, False),  # out 60 mm to the side: its way from the hand missed B6
+        (10254, 0.0, False),  # four frames on: too late to tell from a flick of B6's own
+    ],
+)
+def test_a_striker_out_of_hiding_three_frames_after_its_victims_start(
+    seed: int, mirror: bool, out_frame: int, out_shift_mm: float, found: bool
+) -> None:
+    hits = _contacts_36(seed, mirror, out_frame, out_shift_mm)
+    foul = [c for c in hits if {c.a, c.b} == {"A8", "B6"}]
+    assert bool(foul) is found, [(c.a, c.b, c.frame) for c in hits]
+    if found:
+        assert len(foul) == 1 and foul[0].a == "A8"
+        assert abs(foul[0].t * FPS - 10249.6) <= 1.0  # the truth's 341.654 s
