@@ -53,6 +53,7 @@ _EDGE_TOL = 30.0  # distance from the line from the table's colour to the hand's
 _EDGE_MIN = 0.25  # ... at least this share of the hand (less: the table's noise)
 _MIN_VISIBLE = _HAND_MIN_VISIBLE  # the least share a ball beside a hand must show of itself
 _MIN_EXPLAINED = 0.5  # the least share of the pixels' difference from the table it explains
+_BLOB_REACH = 30  # coarse pixels about the ball's place searched for a hand its blob reaches
 
 
 def hand_pixels(img: U8, bg: NDArray[np.float32], skin: FloatArray) -> NDArray[np.bool_]:
@@ -75,6 +76,23 @@ def hand_pixels(img: U8, bg: NDArray[np.float32], skin: FloatArray) -> NDArray[n
     edge &= cv2.dilate(near, np.ones((5, 5), np.uint8)) > 0
     mask = ((near > 0) | edge).astype(np.uint8)
     return np.asarray(cv2.dilate(mask, k3) > 0)
+
+
+def _hand_of_blob(det: Detector, hands: NDArray[np.bool_], i: int, j: int) -> FloatArray | None:
+    """The colour (BGR, the median) of the coarse hand mask's pixels joined through the
+    foreground to coarse pixel ``(i, j)`` within :data:`_BLOB_REACH` of it; None if the
+    foreground there reaches no hand (or ``(i, j)`` is table)."""
+    k = _BLOB_REACH
+    win = (slice(max(0, i - k), i + k + 1), slice(max(0, j - k), j + k + 1))
+    fg = np.asarray(det._fg[win])
+    ci, cj = i - win[0].start, j - win[1].start
+    if not fg[ci, cj]:
+        return None
+    _, labels = cv2.connectedComponents(fg.astype(np.uint8), connectivity=8)
+    mask = hands[win] & (labels == labels[ci, cj])
+    if not mask.any():
+        return None
+    return np.asarray(np.median(det._sub[win][mask].astype(np.float64), axis=0))
 
 
 def ball_by_hand(
@@ -105,13 +123,19 @@ def ball_by_hand(
     reach_px = d_px + float(np.hypot(*last.streak_px))
     half = math.ceil(reach_px + d_px) + 4
     m = half // s + 2  # the window in coarse pixels
-    if not hands[max(0, i - m) : i + m + 1, max(0, j - m) : j + m + 1].any():
-        return None  # no hand beside it: the search's miss is not the hands'
     # the hand's colour: its coarse pixels about the ball (its edge's few do not move the
     # median), well beyond the ball's own
-    skin = hand_colour(det, hands, i, j, 12)
+    skin = None
+    if hands[max(0, i - m) : i + m + 1, max(0, j - m) : j + m + 1].any():
+        skin = hand_colour(det, hands, i, j, 12)
+    else:
+        # or the hand whose blob has swallowed the ball's: a finger over the piece beside it
+        # whose colour the hand's mask (the arm's) left out (gaucha's ten minutes, seed 36,
+        # frames 8101-8106: the ball beside A3 at a goal kick, a fingertip on A3 between the
+        # ball and the hand's mask 30 mm off; lost six frames and the kick with it)
+        skin = _hand_of_blob(det, hands, i, j)
     if skin is None:
-        return None  # the hand beside it lies beyond the colour's window: not its colour
+        return None  # no hand beside it: the search's miss is not the hands'
     u0, v0 = (round(float(x)) for x in last.uv_px)
     x0, x1 = max(0, u0 - half), min(w, u0 + half + 1)
     y0, y1 = max(0, v0 - half), min(h, v0 + half + 1)
