@@ -237,8 +237,13 @@ class Referee:
         rail = False
         for c in sorted(ft.contacts, key=lambda c: c.t):
             if c.kind == "piece-ball":
-                # a ball bouncing on the piece again within TOUCH_MERGE_S: the same touch
+                # a ball bouncing on the piece again within TOUCH_MERGE_S: the same touch, but
+                # the piece is the last on the ball again (squeezed between two: B6, A5, B6
+                # within 30 ms at nacional's ten minutes, seed 35, frame 7883; the out after
+                # it was given against A5, whose touch was not the last)
                 if same_touch(self._ball_contact_t, c.a, c.t, TOUCH_MERGE_S):
+                    if self.in_play:
+                        self.last_touch = c.a
                     continue
                 team = self._team.get(c.a)
                 out.append(event(ft, "touch", team, c.a, impulse=round(c.impulse, 2)))

@@ -553,8 +553,12 @@ class RuleEngine(BallCalls):
         live = self.in_play and lance is not None and not lance.ended
         if kind == "piece-ball":
             piece = a if a != "ball" else b
-            # the same touch while the ball keeps bouncing on the piece (touch_merge_s)
+            # the same touch while the ball keeps bouncing on the piece (touch_merge_s); the
+            # piece is the last on the ball again all the same (a ball squeezed between two)
             if same_touch(self._ball_contact_t, piece, t, self.options.touch_merge_s):
+                if live and self.team_of.get(piece) is not None:
+                    self._frame_touches.append((t, self.last_touch))
+                    self.last_touch = piece
                 return False
             held = self._held_foul
             if held is not None and piece == held.offender:

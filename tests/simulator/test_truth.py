@@ -204,6 +204,34 @@ def test_referee_lines(ball_xy, last, kind, restart, team) -> None:
             assert called[0]["evidence"]["restart"] == restart
 
 
+@pytest.mark.parametrize(
+    ("order", "throw_in_to"),
+    [
+        (("B7", "A7", "B7"), "A"),  # squeezed: B7 on it again last (its bounce, one touch)
+        (("A7", "B7", "A7"), "B"),  # the mirror
+        (("B7", "A7"), "B"),  # A7's touch last
+        (("A7", "A7"), "B"),  # a bounce on one piece
+    ],
+)
+def test_the_last_piece_on_a_squeezed_ball_takes_the_blame(
+    order: tuple[str, ...], throw_in_to: str
+) -> None:
+    # nacional's ten minutes, seed 35, frame 7883: the ball between B6 and A5, B6 on it at
+    # 262.733 s, A5 at 262.746, B6 again at 262.763 (B6's bounce, merged into its touch, so
+    # not a touch of its own): out over the goal line, the corner went to B, against A5,
+    # whose touch was not the last (000 Art. 9: "contrária àquela do jogador em que a bola
+    # tocou por último")
+    ref = Referee(TABLE)
+    ref.last_touch = "A7"
+    contacts = tuple(Contact(0.01 * k, p, "ball", "piece-ball") for k, p in enumerate(order))
+    ev = ref.update(_frame([(-500.0, 0.0), (500.0, 0.0), (0.0, 300.0)], contacts))
+    assert [e["piece"] for e in ev if e["type"] == "touch"] == list(dict.fromkeys(order))
+    ev = ref.update(_frame([(-500.0, 0.0), (500.0, 0.0), (0.0, 706.0)]))
+    out = [e for e in ev if e["type"] == "ball_out"]
+    assert len(out) == 1 and out[0]["evidence"]["restart"] == "throw_in"
+    assert out[0]["team"] == throw_in_to
+
+
 def test_net_touch_is_no_call() -> None:
     # The net's ends behind the posts can be touched from the field, and from inside the goal
     # the ball is still crossing the line: neither is an out (only a rail touch is).

@@ -150,3 +150,42 @@ def test_a_ball_stopping_just_out_is_dated_when_it_got_out(stop_y: float) -> Non
 def test_a_ball_stopping_just_short_is_not_out() -> None:
     """The failure row: stopped 0.3 mm short of wholly past, it is in play."""
     assert not find(run("brasileira", _creeping_out(704.7), **NOISY), "ball_out")
+
+
+def _squeezed_out(order: tuple[str, ...]) -> Script:
+    """A9 sends the ball over the far touchline; on the step it leaves A9, the ball is
+    squeezed between A9 and B4 beside it, their contacts 10 ms apart in ``order``."""
+    s = Script(
+        brasileira_roster(
+            [
+                ("A9", "A", "button", 0.0, 601.0),
+                ("ball", "", "ball", 0.0, 641.0),
+                ("B4", "B", "button", 45.0, 660.0),
+            ]
+        )
+    )
+    s.rest(3)
+    s.move({"A9": (0, 1, (0.0, 604.0)), "ball": (0, 15, (0.0, 731.0))})
+    s.rest(6)
+    f = 4  # the step A9 struck the ball
+    rows = [(f, (f - 0.9 + 0.3 * k) / FPS, p, "ball", "piece-ball") for k, p in enumerate(order)]
+    s.frames[f] = replace(s.frames[f], contacts=Contacts.from_rows(rows))
+    return s
+
+
+@pytest.mark.parametrize("options", [{}, NOISY], ids=["exact", "noisy"])
+@pytest.mark.parametrize(
+    ("order", "last", "throw_in"),
+    [
+        (("A9", "B4", "A9"), "A9", "B"),  # A9 on it again last (a bounce of its touch)
+        (("A9", "B4"), "B4", "A"),  # failure row: B4's touch the last
+    ],
+)
+def test_a_squeezed_ball_is_out_against_the_last_piece_on_it(
+    order: tuple[str, ...], last: str, throw_in: str, options: dict[str, float]
+) -> None:
+    # nacional's ten minutes, seed 35, frame 7883: B6, A5, B6 on the ball within 30 ms, B6's
+    # second contact merged into its touch; the corner went against A5 (000 Art. 9)
+    events = run("brasileira", _squeezed_out(order), **options)
+    (out,) = find(events, "ball_out")
+    assert (out["piece"], out["team"], out["evidence"]["restart"]) == (last, throw_in, "throw_in")
