@@ -655,8 +655,14 @@ class Tracker:
             # the rival whose own place it is, glimpsed or seen now: seen again where it
             # rested (the glimpse a fit at the hand's edge, 10.8 mm off, then 2.2 mm:
             # brasileira's ten minutes, frame 3840, read as a rival 700 mm away flicked)
-            home = (np.hypot(*(w_xy - origin).T) < 10.0) | (
-                np.hypot(*(d.xy_mm[j] - origin).T) < 10.0
+            # (within a quarter of its diameter, 10 mm at least: a resting piece's fits drift
+            # as a hand comes over it, and no other disc fits there while it rests; gaucha's
+            # ten minutes, seed 31, frame 13373 of the twenty-ninth stop's render: A5, covered,
+            # its estimate pulled 8 mm by the hand's edge, seen again 12.4 mm from it and given
+            # to A7, frozen 733 mm away, since the hand still covered A5's place: swapped 45 s)
+            at_home = np.maximum(10.0, 0.25 * self.size_mm[rivals, 0])
+            home = (np.hypot(*(w_xy - origin).T) < at_home) | (
+                np.hypot(*(d.xy_mm[j] - origin).T) < at_home
             )
             homes.append(home)
             step = d.xy_mm[j] - w_xy

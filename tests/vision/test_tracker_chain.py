@@ -35,6 +35,13 @@ frames, the tracker started on the first), each of which swapped two ids for a l
   took it (a swap of 640 frames, made by the step threshold of the scene above before this
   rule: the piece seen on its own place is that piece).
 
+- gaucha's ten minutes (seed 31, the twenty-ninth stop's render), frames 13350-13380: A7 is
+  flicked from under its coach's hand to the far half while the other hand covers A5 at rest,
+  its fits pulled 8 mm toward the hand's edge first. A5, seen again 12.4 mm from that estimate
+  (the 10 mm taken for 'on its own place' then), still covered there, was given to A7, frozen
+  733 mm away, and A5 took A7's sighting: swapped for 1540 frames. A sighting within a quarter
+  of a diameter of a resting piece's place is that piece (no other disc fits there).
+
 Each scene is played as recorded, and also mirrored (x negated, the teams' names swapped) and
 with seeded noise of each detection's own sigma.
 """
@@ -136,6 +143,16 @@ SCENES = {
     "carried_past": (
         "carry_false_glimpse.json",
         {13278: [(-745.0, 241.0), (-856.0, 355.0)], 13296: [(-745.0, 241.0), (-740.0, 355.0)]},
+    ),
+    # gaucha s31 13350-13380 (A5 resting, A7 flicked): A5 seen 12.4 mm from its drifted
+    # estimate is A5, not A7 frozen 733 mm away
+    "drifted_home": (
+        "hand_drift.json",
+        {
+            13350: [(-398.8, -452.9), (-464.5, 279.6)],
+            13373: [(-398.8, -452.9), (-408.0, 619.5)],
+            13377: [(-398.8, -452.9), (-408.0, 619.5)],
+        },
     ),
 }
 _STOPPED = pytest.mark.xfail(
