@@ -44,6 +44,9 @@ BoolArray = NDArray[np.bool_]
 #: A striker at rest that moved this many ``start_mm`` by the next frame is moving (a flick's
 #: first frame covers centimetres; a resting piece's fits jitter by millimetres).
 _WOKE_FACTOR = 3.0
+#: ... or this many over the two frames from before the hit (a striker that passed on its
+#: speed crawls on; a resting piece's fits jitter by tenths of a millimetre a frame)
+_CRAWL_FACTOR = 2.0
 
 
 def contact_order(row: tuple[int, float, str, str, str]) -> tuple[float, int]:
@@ -133,10 +136,23 @@ def find_flick(
             # moving by the next frame: flagged so, or already far from where it stood (a
             # piece flicked from under its coach's hand is seen again a frame or two later, a
             # few centimetres on, before the tracker's hysteresis calls it moving)
-            woke = nxt.moving[ia] or (
-                nxt.present[ia]
-                and float(np.hypot(*(nxt.pieces.xy_mm[ia] - cur.pieces.xy_mm[ia])))
-                >= _WOKE_FACTOR * start_mm
+            # ... or crawling on from before its hit: a flicked piece that gave nearly all its
+            # speed to the one it struck at once (nacional's ten minutes, seed 35, frame 10451
+            # of the twenty-ninth stop's render: A9 3 mm from B2, 3 mm a frame after the hit,
+            # B2 off at 15; B2's start was read as B's lance and the foul called against B)
+            woke = (
+                nxt.moving[ia]
+                or (
+                    nxt.present[ia]
+                    and float(np.hypot(*(nxt.pieces.xy_mm[ia] - cur.pieces.xy_mm[ia])))
+                    >= _WOKE_FACTOR * start_mm
+                )
+                or (
+                    nxt.present[ia]
+                    and prev.present[ia]
+                    and float(np.hypot(*(nxt.pieces.xy_mm[ia] - prev.pieces.xy_mm[ia])))
+                    >= _CRAWL_FACTOR * start_mm
+                )
             )
             # the struck piece: flagged starting, or already away from its place (struck from
             # under a hand, 000 REGRA 12: gaucha's ten minutes, frame 10362, a foul)

@@ -99,3 +99,47 @@ def test_a_foul_by_a_piece_flicked_from_under_a_hand(flag_delay: int) -> None:
     assert len(find(events, "lance", team="B", piece="B10")) == 1
     assert len(find(events, "foul", team="B", piece="B10", victim="A5")) == 1
     assert find(events, "lance", team="A") == []
+
+
+def _striker_spent(crawl_mm: float) -> Script:
+    """A9, 3 mm from B2, flicked into it: it passes nearly all its speed on and crawls on at
+    ``crawl_mm`` a frame (never flagged moving), B2 goes off at 15 mm a frame."""
+    s = Script(
+        brasileira_roster(
+            [
+                ("A9", "A", "button", 0.0, 0.0),
+                ("B2", "B", "button", 63.0, 0.0),
+                ("ball", "", "ball", 0.0, 300.0),
+            ]
+        ),
+        hands=True,
+    )
+    s.rest(3)
+    first, a9 = len(s.frames), s.index("A9")
+    s.move(
+        {"A9": (0, 4, (4.0 * crawl_mm, 0.0)), "B2": (1, 6, (138.0, 0.0))},
+        {2: [("A9", "B2", "piece-piece")]},
+    )
+    for k in range(first, len(s.frames)):
+        s.frames[k].moving[a9] = False  # too slow for the tracker's flag
+    s.rest(6)
+    return s
+
+
+@pytest.mark.parametrize(
+    ("crawl_mm", "striker"),
+    [
+        (3.0, "A9"),  # nacional's ten minutes, seed 35, frame 10451 (the re-render): a foul
+        (4.0, "A9"),
+        (0.1, "B2"),  # failure row: A9 still (its fits' jitter): B2's own lance
+    ],
+)
+def test_a_striker_that_passed_on_its_speed_is_the_flicked_piece(
+    crawl_mm: float, striker: str
+) -> None:
+    events = run("nacional", _striker_spent(crawl_mm), lag_frames=1, noise_mm=0.5, settle_frames=3)
+    lances = find(events, "lance")
+    assert [e["piece"] for e in lances][:1] == [striker]
+    if striker == "A9":  # the hit before the ball (000 Art. 18)
+        assert len(find(events, "foul", team="A", piece="A9", victim="B2")) == 1
+        assert find(events, "lance", team="B") == []
