@@ -1396,9 +1396,13 @@ class ContactFinder:
         # carried piece stopped dead, touched nothing (gaucha's ten minutes, frame 8546: a
         # foul for a piece carried to a throw-in 6 mm short of an opponent that never moved).
         # Not a goalkeeper: its coach holds it (000 Art. 3), and a hit leaves it where it was
+        # So is one beside a piece set going from rest too: a flick away from a button 5 mm
+        # off, its start traced back at its speed past its place, reads as a touch of it
+        # (gaucha's ten minutes, seed 31, frame 13631 of the twenty-ninth stop's render: B4
+        # flicked away from A8, which never moved: a foul called)
         button = self.kind == "button"
-        rest_i = still_before[i] & ~still_before[j] & button[i]
-        rest_j = still_before[j] & ~still_before[i] & button[j]
+        rest_i = still_before[i] & (~still_before[j] | (rests[j] & ~rests[i])) & button[i]
+        rest_j = still_before[j] & (~still_before[i] | (rests[i] & ~rests[j])) & button[j]
         struck = np.where(rest_i, i, np.where(rest_j, j, -1))
         # (over two frames, k-1 to k+1: a frame's velocity is the noisier)
         set_going = np.hypot(*(x3[struck] - x1[struck]).T) >= self.min_dv / 4.0 * dt_c
