@@ -28,24 +28,31 @@ FPS = 30.0
 NOISY = {"lag_frames": 1, "noise_mm": 0.5, "settle_frames": 3}  # botao analyze's options
 
 
-def _out_with_a_late_touch(touch_at: float) -> Script:
-    """A9 sends the ball at 6 mm a frame over the far touchline (y = 700, wholly past at 705);
-    B4, beside the line, touches it at ``touch_at`` of the step in which it got wholly past."""
+def _a9_over_the_touchline(b4_y: float, touch: bool = True) -> Script:
+    """A9 sends the ball at 6 mm a frame over the far touchline (y = 700, wholly past at 705),
+    B4 beside its way at ``b4_y``; A9's touch reported (``touch``) or left to the caller."""
     s = Script(
         brasileira_roster(
             [
                 ("A9", "A", "button", 0.0, 601.0),
                 ("ball", "", "ball", 0.0, 641.0),
-                ("B4", "B", "button", 45.0, 735.0),
+                ("B4", "B", "button", 45.0, b4_y),
             ]
         )
     )
     s.rest(3)
     s.move(
         {"A9": (0, 1, (0.0, 604.0)), "ball": (0, 15, (0.0, 731.0))},
-        {1: [("A9", "ball", "piece-ball")]},
+        {1: [("A9", "ball", "piece-ball")]} if touch else None,
     )
     s.rest(6)
+    return s
+
+
+def _out_with_a_late_touch(touch_at: float) -> Script:
+    """B4, beside the line, touches the ball at ``touch_at`` of the step in which it got wholly
+    past."""
+    s = _a9_over_the_touchline(735.0)
     bi = s.index("ball")
     f = next(i for i, x in enumerate(s.frames) if x.pieces.xy_mm[bi, 1] > 705.0)
     t = (f - 1 + touch_at) / FPS
@@ -155,18 +162,7 @@ def test_a_ball_stopping_just_short_is_not_out() -> None:
 def _squeezed_out(order: tuple[str, ...]) -> Script:
     """A9 sends the ball over the far touchline; on the step it leaves A9, the ball is
     squeezed between A9 and B4 beside it, their contacts 10 ms apart in ``order``."""
-    s = Script(
-        brasileira_roster(
-            [
-                ("A9", "A", "button", 0.0, 601.0),
-                ("ball", "", "ball", 0.0, 641.0),
-                ("B4", "B", "button", 45.0, 660.0),
-            ]
-        )
-    )
-    s.rest(3)
-    s.move({"A9": (0, 1, (0.0, 604.0)), "ball": (0, 15, (0.0, 731.0))})
-    s.rest(6)
+    s = _a9_over_the_touchline(660.0, touch=False)
     f = 4  # the step A9 struck the ball
     rows = [(f, (f - 0.9 + 0.3 * k) / FPS, p, "ball", "piece-ball") for k, p in enumerate(order)]
     s.frames[f] = replace(s.frames[f], contacts=Contacts.from_rows(rows))
