@@ -125,14 +125,13 @@ def ball_by_hand(
     m = half // s + 2  # the window in coarse pixels
     # the hand's colour: its coarse pixels about the ball (its edge's few do not move the
     # median), well beyond the ball's own
-    skin = None
     if hands[max(0, i - m) : i + m + 1, max(0, j - m) : j + m + 1].any():
         skin = hand_colour(det, hands, i, j, 12)
     else:
-        # or the hand whose blob has swallowed the ball's: a finger over the piece beside it
-        # whose colour the hand's mask (the arm's) left out (gaucha's ten minutes, seed 36,
-        # frames 8101-8106: the ball beside A3 at a goal kick, a fingertip on A3 between the
-        # ball and the hand's mask 30 mm off; lost six frames and the kick with it)
+        # or the hand whose blob has swallowed the ball's: a palm over the piece beside it,
+        # lit brighter than the forearm whose colour the hand's mask takes (gaucha's ten
+        # minutes, seed 36, frames 8101-8106: the palm on A3 beside the ball at a goal kick,
+        # the mask's nearest pixel 30 mm off; the ball lost six frames and the kick with it)
         skin = _hand_of_blob(det, hands, i, j)
     if skin is None:
         return None  # no hand beside it: the search's miss is not the hands'
