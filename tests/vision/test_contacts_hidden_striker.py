@@ -69,11 +69,23 @@ def _contacts(
             xy[2], ok[2] = frozen * flip, False
         if victim_hidden and VICTIM_HIDDEN[0] <= frame <= VICTIM_HIDDEN[1]:
             xy[0], ok[0] = TRUTH[0, 0] * flip, False
-        step = truth - (TRUTH[k - 1] if k else truth)
-        moving = (np.hypot(*step.T) > 1.0) & ok
-        sigma = np.where(ok, 0.3, np.inf)
-        out += finder.push(frame, frame / FPS, xy, ok, moving, np.ones(3, bool), ok, sigma)
+        out += _push(finder, frame, truth, TRUTH[k - 1] if k else truth, xy, ok)
     return out
+
+
+def _push(
+    finder: ContactFinder,
+    frame: int,
+    truth: np.ndarray,
+    before: np.ndarray,
+    xy: np.ndarray,
+    ok: np.ndarray,
+) -> list[TrackContact]:
+    """One frame as the tracker gives it: the seen (``ok``) ones measured to 0.3 mm, moving
+    where the truth moved over 1 mm since ``before``, every one known (frozen or seen)."""
+    moving = (np.hypot(*(truth - before).T) > 1.0) & ok
+    sigma = np.where(ok, 0.3, np.inf)
+    return finder.push(frame, frame / FPS, xy, ok, moving, np.ones(len(ok), bool), ok, sigma)
 
 
 def _hits(found: list[TrackContact]) -> list[tuple[frozenset[str], int]]:
@@ -154,10 +166,7 @@ def _contacts_36(
             xy[0], ok[0] = TRUTH_36[0, 0] * flip, False
         if frame in (10251, 10252):
             xy[3], ok[3] = TRUTH_36[6, 3] * flip, False
-        step = truth - (TRUTH_36[k - 1] if k else truth)
-        moving = (np.hypot(*step.T) > 1.0) & ok
-        sigma = np.where(ok, 0.3, np.inf)
-        out += finder.push(frame, frame / FPS, xy, ok, moving, np.ones(4, bool), ok, sigma)
+        out += _push(finder, frame, truth, TRUTH_36[k - 1] if k else truth, xy, ok)
     return out
 
 
