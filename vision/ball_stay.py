@@ -23,13 +23,16 @@ counts (the memory of tried blobs is unchanged).
 
 Likewise a ball at rest beside a goalkeeper (:func:`ball_behind_a_box`): the box's fit takes a
 half-hidden ball's pixels for its own and the search is left a pixel of it or none, so where it
-was found a moment ago it is fitted again as the goal-line call does, the box first.
+was found a moment ago it is fitted again as the goal-line call does, the box first. Where it
+was not (the first frames a video shows it there), the pixels of the ball's learned colour
+beside a box are where it is fitted (:func:`ball_beside_a_box`).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import cv2
 import numpy as np
 from numpy.typing import NDArray
 
@@ -47,7 +50,13 @@ from vision.solids import Solid
 if TYPE_CHECKING:
     from vision.detect import Detector
 
-__all__ = ["ball_behind_a_box", "ball_out_of_reach", "ball_where_it_was", "not_the_ball_far_off"]
+__all__ = [
+    "ball_behind_a_box",
+    "ball_beside_a_box",
+    "ball_out_of_reach",
+    "ball_where_it_was",
+    "not_the_ball_far_off",
+]
 
 FloatArray = NDArray[np.float64]
 U8 = NDArray[np.uint8]
@@ -67,6 +76,11 @@ _HIDDEN = 0.9  # a fit seeing less of its silhouette is partly hidden (as the se
 # a ball behind a box is looked for within its radius of where it was: its last fit, half
 # hidden too, was 1-2 mm off (the box's fit drawn over it)
 _BEHIND_MM = 5.0
+# the ball's pixels beside a box: of its colour (as _COLOUR_TOL) and this far from the
+# table's (summed over the channels; the noise is a few levels a channel)
+_TABLE_LEVEL = 60.0
+_SEED_SHARE = 0.1  # a blob of the ball's colour of this share of its silhouette seeds a fit
+_SEEDS = 3  # the largest blobs beside each box fitted
 
 
 def ball_out_of_reach(det: Detector, fit: BallFit) -> bool:
@@ -202,3 +216,64 @@ def ball_behind_a_box(
     if float(np.hypot(*(fit.xy_mm - start))) > _BEHIND_MM or fit.explained < _MIN_EXPLAINED:
         return None
     return fit if _like_the_ball(det, fit, bgf) else None
+
+
+def ball_beside_a_box(
+    det: Detector,
+    img: U8,
+    bgf: NDArray[np.float32],
+    solids: list[Solid],
+    hands: NDArray[np.bool_],
+) -> BallFit | None:
+    """The ball beside a goalkeeper where no search found it and it was not found there a
+    moment ago (:func:`ball_behind_a_box` needs that): fitted as the goal-line call does
+    (:func:`vision.ball_refit.refit`) from the blobs of the ball's learned colour about the
+    box. A box's fit takes a half-hidden ball's pixels for its own and stands 1-2 mm over it,
+    so that no coarse pixel of the ball is left to search (a ball resting beside a box turned
+    across its goal line, the first frame a clip shows it: the goal-line protocol's rig 300,
+    ``tests/vision/test_keeper_ball.py``). Nothing is looked for before the ball's colour is
+    learned from sure fits; a fit is kept only as :func:`ball_behind_a_box` keeps one."""
+    from vision.ball_refit import refit  # it imports this module's neighbours
+
+    ref = det.ball_colour
+    if ref is None:
+        return None
+    boxes = [x for x in solids if x.kind == "goalkeeper" and len(x.hull)]
+    if not boxes:
+        return None
+    sz = det.sizes
+    ball_px = sz.ball_diameter / det._scale()
+    z_c = sz.ball_diameter / 2 if sz.ball_height >= 0.8 * sz.ball_diameter else sz.ball_height
+    others = det._excluded([x for x in solids if x.kind != "goalkeeper"], hands)
+    h, w = img.shape[:2]
+    tol = _COLOUR_TOL * float(np.abs(ref).sum())
+    refs = np.asarray(ref, np.float32)
+    for box in boxes:
+        x0, y0 = np.floor(box.hull.min(axis=0) - ball_px).astype(int)
+        x1, y1 = np.ceil(box.hull.max(axis=0) + ball_px).astype(int)
+        x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
+        if x1 <= x0 or y1 <= y0:
+            continue
+        win = img[y0:y1, x0:x1].astype(np.float32)
+        like = np.abs(win - refs).sum(axis=2) < tol
+        like &= np.abs(win - bgf[y0:y1, x0:x1]).sum(axis=2) > _TABLE_LEVEL
+        like &= ~others[y0:y1, x0:x1]
+        # not the box's own top (a white stripe on a box beside a white ball): the ball shows
+        # about its rim, within the 1-2 mm its fit stands over it
+        core = np.zeros(like.shape, np.uint8)
+        cv2.fillConvexPoly(core, np.round(box.hull - (x0, y0)).astype(np.int32), 1)
+        k_px = max(3, round(ball_px) | 1)
+        like &= cv2.erode(core, np.ones((k_px, k_px), np.uint8)) == 0
+        n, _, stats, centres = cv2.connectedComponentsWithStats(like.astype(np.uint8))
+        big = [k for k in range(1, n) if stats[k, 4] >= _SEED_SHARE * np.pi * ball_px**2 / 4]
+        for k in sorted(big, key=lambda k: -stats[k, 4])[:_SEEDS]:
+            uv = centres[k] + (x0, y0)
+            seed = det.camera.image_to_table(uv[None], z_c)[0]
+            fit = refit(det, seed, found=(solids, hands))
+            if fit is None or not ball_fit_ok(fit):
+                continue
+            if float(np.hypot(*(fit.xy_mm - seed))) > sz.ball_diameter:
+                continue
+            if fit.explained >= _MIN_EXPLAINED and _like_the_ball(det, fit, bgf):
+                return fit
+    return None

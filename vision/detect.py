@@ -70,6 +70,7 @@ from vision.ball_search import (
 )
 from vision.ball_stay import (
     ball_behind_a_box,
+    ball_beside_a_box,
     ball_out_of_reach,
     ball_where_it_was,
     not_the_ball_far_off,
@@ -556,6 +557,8 @@ class Detector:
             if boxes and self.learned and (ball is None or ball_out_of_reach(self, ball)):
                 # a box's fit drawn over the ball where it rested beside it
                 ball = self._ball_behind_a_box(img, bgf, solids, hands) or ball
+            if ball is None and boxes and self.learned:  # ... where it was not seen before
+                ball = self._ball_beside_a_box(img, bgf, solids, hands)
         if self.learned:
             if ball is not None:
                 self._ball_before, self._ball_prior = self._ball_prior, (ball, self._frames)
@@ -574,6 +577,7 @@ class Detector:
     _ball_by_hand = ball_by_hand
     _ball_where_it_was = ball_where_it_was
     _ball_behind_a_box = ball_behind_a_box
+    _ball_beside_a_box = ball_beside_a_box
 
     def _fit(
         self,
