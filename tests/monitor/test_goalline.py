@@ -111,6 +111,29 @@ def test_rest_sigma_is_a_frames_not_the_mean_of_many() -> None:
     assert call.decision == "TOO_CLOSE"
 
 
+def test_a_ball_at_rest_whose_fits_jitter_is_at_rest() -> None:
+    """Three fits of a ball resting on the goal line (the truth: margin 0.0) beside a post,
+    rig 380 of ``python -m benchmarks.bench_goalline``: they jitter back and forth by 0.43 and
+    0.59 mm, over the 0.5 mm a frame a rolling ball moves at the least. Read as moving, the
+    frame nearest the line was called: GOAL +0.29 +/- 0.12. Over two steps the ball has not
+    moved: at rest, the median, TOO_CLOSE."""
+    xy = np.array([[0.075, -67.09], [0.288, -66.713], [-0.174, -67.076]]) + np.array([HL + R, 0])
+    track = BallTrack(np.arange(3), np.arange(3) / FPS, xy, np.array([0.105, 0.111, 0.108]))
+    call = call_line(track, R, FIELD)
+    assert call.how == "at rest" and not call.moving
+    assert call.decision == "TOO_CLOSE"
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_jitter_wider_than_its_sigma_makes_no_goal_of_a_ball_on_the_line(seed: int) -> None:
+    """Two seconds of a ball at rest exactly on the line (margin 0), its fits scattered twice
+    as wide as their sigma says (the jitter of rig 380's fits): the call is never a goal."""
+    rng = np.random.default_rng(seed)
+    track = _rest_track(HL + R, -67.0, 60, 0.2, rng)
+    track = BallTrack(track.frame, track.t, track.xy_mm, np.full(60, 0.1))
+    assert call_line(track, R, FIELD).decision != "GOAL"
+
+
 def test_outside_the_posts_is_no_goal_whatever_the_line() -> None:
     track = _rest_track(HL + R + 20.0, GW + R + 3.0, 6, 0.05, np.random.default_rng(2))
     call = call_line(track, R, FIELD, line="goal_right")
