@@ -30,6 +30,7 @@ itself.
 from __future__ import annotations
 
 import argparse
+import copy
 import math
 import sys
 import time
@@ -91,7 +92,33 @@ def make_rig(seed: int) -> Rig:
     cam = cal.camera if cal.ok and cal.camera is not None else true_cam
     detector = Detector(cam, TABLE, RULES)
     detector.learn_background(images)
+    _settle(detector, renderer)
     return Rig(seed, true_cam, cam, renderer, detector, design, bool(cal.ok))
+
+
+def _settle(detector: Detector, renderer: Renderer) -> None:
+    """The detector watches the protocol's table for a while, as ``botao goal-line`` watches
+    the second before the moment asked about: the pieces that rested while the table was
+    learned and have gone since heal into it (``Background.heal``, a second), and the ball,
+    seen on plain felt (its colour learned), is out of view for more frames than its last
+    sighting is trusted.
+    Each case is then measured by a copy of this detector (:func:`_fresh`): a case is a clip of
+    its own, not the frames after the last case's (whose ball, a metre off three frames
+    before, would be out of the case's ball's reach)."""
+    pieces = _pieces((-600.0, -450.0), None)
+    for k in range(round(_SETTLE_S * FPS)):
+        detector.detect(renderer.render(_frame(k, pieces)), k, k / FPS)
+    gone = pieces.select(pieces.kind != "ball")
+    for k in range(round(_SETTLE_S * FPS), round((_SETTLE_S + 0.5) * FPS)):
+        detector.detect(renderer.render(_frame(k, gone)), k, k / FPS)
+
+
+_SETTLE_S = 1.5  # longer than the background's healing (vision.background._HEAL_S)
+
+
+def _fresh(rig: Rig) -> Detector:
+    """A copy of the rig's settled detector for one case (:func:`_settle`)."""
+    return copy.deepcopy(rig.detector)
 
 
 def _pieces(ball_xy: tuple[float, float], keeper: tuple[float, float, float] | None) -> Pieces:
@@ -211,7 +238,6 @@ def _score(t: Tally, truth_m: float, truth_goal: bool, call, what: str, zone: fl
 
 def static(rig: Rig, tally: Tally, inside: Tally) -> None:
     hl, gw = TABLE.half_length, TABLE.goal_width / 2.0
-    k = 0
     for s in (1.0, -1.0):
         for place in ("centre", "post+", "post-", "keeper"):
             y = {
@@ -225,9 +251,10 @@ def static(rig: Rig, tally: Tally, inside: Tally) -> None:
                 # No place in front of the ball (none on the protocol's rigs): a free ball.
                 keeper = _keeper_hiding(rig, ball) if place == "keeper" else None
                 pieces = _pieces((float(ball[0]), float(ball[1])), keeper)
+                # a clip of its own, after the settled detector's frames
+                k = round(_SETTLE_S * FPS) + 30
                 frames = [(k + j, rig.renderer.render(_frame(k + j, pieces))) for j in range(3)]
-                k += 10
-                track, _ = ball_track(rig.detector, frames, FPS)
+                track, _ = ball_track(_fresh(rig), frames, FPS)
                 what = f"rig {rig.seed} {'right' if s > 0 else 'left'} {place} {m:+.1f}"
                 t = inside if abs(m) <= 0.5 else tally
                 try:
@@ -297,7 +324,7 @@ def _call_on(rig: Rig, frames: list[FrameTruth], t_decisive: float, rng: np.rand
     at = t_decisive + rng.uniform(-0.2, 0.2)
     sel = [f for f in frames if abs(f.t - at) <= 0.5]
     imgs = [(f.frame, rig.renderer.render(f)) for f in sel]
-    track, _ = ball_track(rig.detector, imgs, FPS)
+    track, _ = ball_track(_fresh(rig), imgs, FPS)
     return call_line(track, R_MM, FIELD, at_t=at, sigma_floor_mm=camera_sigma_mm(rig.cam))
 
 
