@@ -192,12 +192,13 @@ def nearest_line(xy_mm: FloatArray, r_mm: float, field_model: FieldModel) -> str
 
 def at_rest(t: FloatArray, xy_mm: FloatArray) -> NDArray[np.bool_]:
     """Which sightings (times ``t``, positions ``xy_mm``) show the ball at rest: slower than
-    :data:`REST_MM_S`, over the sightings either side of it (its first and last: over the one
-    beside it). Over two steps, not the larger of the two: the fits of a ball at rest jitter
-    back and forth by up to 0.6 mm a frame (rig 380 of ``python -m benchmarks.bench_goalline``,
-    a ball on the goal line beside a post: 0.43 and 0.59 mm, read as moving, and the frame
-    nearest the line, 0.29 mm further than the truth, called a goal), while a rolling ball
-    goes on the same way, as fast over two steps as over each.
+    :data:`REST_MM_S` over the sightings either side of it (the first and the last: over the
+    one beside it or the one after that, the slower). Over two steps, not the larger of the
+    two: the fits of a ball at rest jitter back and forth by up to 0.6 mm a frame (rig 380 of
+    ``python -m benchmarks.bench_goalline``, a ball on the goal line beside a post: 0.43 and
+    0.59 mm, read as moving, and the frame nearest the line, 0.29 mm further than the truth,
+    called a goal), while a rolling ball goes on the same way, as fast over two steps as over
+    each.
 
     Examples
     --------
@@ -206,6 +207,8 @@ def at_rest(t: FloatArray, xy_mm: FloatArray) -> NDArray[np.bool_]:
     [True, True, True, True]
     >>> at_rest(t, np.array([[0.0, 0.0], [0.6, 0.0], [1.2, 0.0], [1.8, 0.0]])).tolist()
     [False, False, False, False]
+    >>> at_rest(t[:3], np.array([[0.0, 0.0], [0.6, 0.0], [0.1, 0.0]])).tolist()  # back and forth
+    [True, True, True]
     """
     n = len(t)
     speed = np.full(n, np.inf)
@@ -214,6 +217,8 @@ def at_rest(t: FloatArray, xy_mm: FloatArray) -> NDArray[np.bool_]:
         speed[0], speed[-1] = d[0], d[-1]
         span = np.hypot(*(xy_mm[2:] - xy_mm[:-2]).T) / np.maximum(t[2:] - t[:-2], 1e-9)
         speed[1:-1] = span
+        if n > 2:
+            speed[0], speed[-1] = min(d[0], span[0]), min(d[-1], span[-1])
     return np.asarray(speed < REST_MM_S)
 
 

@@ -124,6 +124,17 @@ def test_a_ball_at_rest_whose_fits_jitter_is_at_rest() -> None:
     assert call.decision == "TOO_CLOSE"
 
 
+def test_three_fits_there_and_back_are_at_rest() -> None:
+    """Three fits of a ball at rest, the middle one 0.6 mm off the others: over two steps the
+    middle one is at rest, and so are the first and the last (the one after the next agrees).
+    Judged by their single steps they were neither at rest nor a path of three: no call (rig
+    300's right keeper place at +1.0 mm, ``python -m benchmarks.bench_goalline``)."""
+    xy = np.array([[0.9, 20.0], [1.5, 20.1], [1.0, 20.0]]) + np.array([HL + R, 0])
+    track = BallTrack(np.arange(3), np.arange(3) / FPS, xy, np.full(3, 0.1))
+    call = call_line(track, R, FIELD)
+    assert call.how == "at rest" and call.decision == "GOAL"
+
+
 @pytest.mark.parametrize("seed", range(8))
 def test_jitter_wider_than_its_sigma_makes_no_goal_of_a_ball_on_the_line(seed: int) -> None:
     """Two seconds of a ball at rest exactly on the line (margin 0), its fits scattered twice
