@@ -232,7 +232,8 @@ def ball_beside_a_box(
     so that no coarse pixel of the ball is left to search (a ball resting beside a box turned
     across its goal line, the first frame a clip shows it: the goal-line protocol's rig 300,
     ``tests/vision/test_keeper_ball.py``). Nothing is looked for before the ball's colour is
-    learned from sure fits; a fit is kept only as :func:`ball_behind_a_box` keeps one."""
+    learned from sure fits, nor about a box a hand is beside; a fit is kept only as
+    :func:`ball_behind_a_box` keeps one."""
     from vision.ball_refit import refit  # it imports this module's neighbours
 
     ref = det.ball_colour
@@ -253,6 +254,11 @@ def ball_beside_a_box(
         x1, y1 = np.ceil(box.hull.max(axis=0) + ball_px).astype(int)
         x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
         if x1 <= x0 or y1 <= y0:
+            continue
+        if hands[det.memory.window(hands.shape, np.array([[x0, y0], [x1, y1]], float))].any():
+            # a hand about the box: what it half hides (a button's white ring beside the box,
+            # gaucha seed 32 at 9616, a coach's hand taking a goal kick) may be of the ball's
+            # colour, and the ball under it is the tracker's to predict
             continue
         win = img[y0:y1, x0:x1].astype(np.float32)
         like = np.abs(win - refs).sum(axis=2) < tol
