@@ -40,6 +40,8 @@ U8 = NDArray[np.uint8]
 _BALL_MM2 = 78.5  # a 10 mm ball's footprint
 _MIN_BALL = 0.2  # of it: the least a ball's blob (white on a pale felt: its shaded rim is lost)
 _BALL_MIN_SCORE = 0.35
+_CONTRAST = 60.0  # a fit's colour this far from the table's (or more) scores in full
+_ON_LINE_EXPLAINED = 0.9  # a ball on a painted line explaining this much is judged on the felt
 _SPOT_RING = 3  # coarse pixels about a painted spot's box that must be bare to refresh it
 _SPOT_STILL = 0.5  # the least share a ball on a painted spot explains in a still
 _BALL_SURE = 0.6  # a fit this good is the ball (found well: the spots may be refreshed)
@@ -1036,7 +1038,19 @@ def ball_score(
     contrast = float(
         min(np.linalg.norm(fit.colour_bgr - table), np.linalg.norm(fit.colour_bgr - felt))
     )
-    score = fit.explained * min(1.0, contrast / 60.0)
+    if (
+        fit.visible >= _HIDDEN
+        and fit.explained >= _ON_LINE_EXPLAINED
+        and float(np.linalg.norm(table - felt)) > _CONTRAST
+    ):
+        # a ball seen whole on a painted line (put on a touchline for a throw-in), explaining
+        # its pixels: white on the white line, 27-31 levels from it, scored 0.3 and was lost
+        # for as long as it lay there (nacional seed 35, 16076-16116 of the twenty-eighth
+        # stop's render; tests/vision/test_ball_on_line.py). Against the felt beside the line
+        # it stands out; a bare mark, or the line's own edge where the model is a pixel off,
+        # explains far less than a ball
+        contrast = float(np.linalg.norm(fit.colour_bgr - felt))
+    score = fit.explained * min(1.0, contrast / _CONTRAST)
     if det.ball_colour is not None:
         # a ball partly hidden by a piece beside it (a goalkeeper) lies in its shadow: against
         # the ball's colour as a shadow darkens it (0.55-1 of it, as the felt's; at 0.7 a true
