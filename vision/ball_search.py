@@ -42,6 +42,7 @@ _MIN_BALL = 0.2  # of it: the least a ball's blob (white on a pale felt: its sha
 _BALL_MIN_SCORE = 0.35
 _CONTRAST = 60.0  # a fit's colour this far from the table's (or more) scores in full
 _ON_LINE_EXPLAINED = 0.9  # a ball on a painted line explaining this much is judged on the felt
+_ON_LINE = 0.5  # the painted lines' coverage of a pixel (Background.markings) that is on one
 _SPOT_RING = 3  # coarse pixels about a painted spot's box that must be bare to refresh it
 _SPOT_STILL = 0.5  # the least share a ball on a painted spot explains in a still
 _BALL_SURE = 0.6  # a fit this good is the ball (found well: the spots may be refreshed)
@@ -1041,14 +1042,16 @@ def ball_score(
     if (
         fit.visible >= _HIDDEN
         and fit.explained >= _ON_LINE_EXPLAINED
-        and float(np.linalg.norm(table - felt)) > _CONTRAST
+        and det.bg.markings[int(c[1]), int(c[0])] > _ON_LINE
     ):
         # a ball seen whole on a painted line (put on a touchline for a throw-in), explaining
         # its pixels: white on the white line, 27-31 levels from it, scored 0.3 and was lost
         # for as long as it lay there (nacional seed 35, 16076-16116 of the twenty-eighth
         # stop's render; tests/vision/test_ball_on_line.py). Against the felt beside the line
         # it stands out; a bare mark, or the line's own edge where the model is a pixel off,
-        # explains far less than a ball
+        # explains far less than a ball. Only on a line: off it, beside the rail where the
+        # table is the wood's, a fingertip at a throw-in scored as the ball (gaucha seed 32,
+        # 9127: a false ball out)
         contrast = float(np.linalg.norm(fit.colour_bgr - felt))
     score = fit.explained * min(1.0, contrast / _CONTRAST)
     if det.ball_colour is not None:
