@@ -3,7 +3,9 @@
 Each *rig* is a seeded random camera (height 1.3-2.2 m, tilt 0-25 deg, hfov 55-80 deg, k1),
 felt, team designs, lighting, noise and JPEG; the camera is **estimated** by the project's
 calibration from frames of a random match, and the detector learns the empty table from the
-same frames - as on a real table. Calls are made by :func:`monitor.cmd_goalline.ball_track`
+same frames - as on a real table - then watches the protocol's table for 1.5 s; each case is
+measured by a copy of that detector (a clip of its own, as ``botao goal-line`` starts a
+detector for each call). Calls are made by :func:`monitor.cmd_goalline.ball_track`
 (fresh sub-pixel ball fits) and :func:`monitor.goalline.call_line` (sigma includes the
 camera model's error, :func:`monitor.cmd_goalline.camera_sigma_mm`), with the line found by
 itself.
