@@ -231,7 +231,7 @@ def ball_beside_a_box(
     box. A box's fit takes a half-hidden ball's pixels for its own and stands 1-2 mm over it,
     so that no coarse pixel of the ball is left to search (a ball resting beside a box turned
     across its goal line, the first frame a clip shows it: the goal-line protocol's rig 300,
-    ``tests/vision/test_keeper_ball.py``). Nothing is looked for before the ball's colour is
+    ``tests/vision/test_keeper_first_frame.py``). Nothing is looked for before the ball's colour is
     learned from sure fits, nor about a box a hand is beside; a fit is kept only as
     :func:`ball_behind_a_box` keeps one."""
     from vision.ball_refit import refit  # it imports this module's neighbours
@@ -245,7 +245,7 @@ def ball_beside_a_box(
     sz = det.sizes
     ball_px = sz.ball_diameter / det._scale()
     z_c = sz.ball_diameter / 2 if sz.ball_height >= 0.8 * sz.ball_diameter else sz.ball_height
-    others = det._excluded([x for x in solids if x.kind != "goalkeeper"], hands)
+    others: NDArray[np.bool_] | None = None  # the other pieces and the hands, made once needed
     h, w = img.shape[:2]
     tol = _COLOUR_TOL * float(np.abs(ref).sum())
     refs = np.asarray(ref, np.float32)
@@ -260,6 +260,8 @@ def ball_beside_a_box(
             # gaucha seed 32 at 9616, a coach's hand taking a goal kick) may be of the ball's
             # colour, and the ball under it is the tracker's to predict
             continue
+        if others is None:
+            others = det._excluded([x for x in solids if x.kind != "goalkeeper"], hands)
         win = img[y0:y1, x0:x1].astype(np.float32)
         like = np.abs(win - refs).sum(axis=2) < tol
         like &= np.abs(win - bgf[y0:y1, x0:x1]).sum(axis=2) > _TABLE_LEVEL
