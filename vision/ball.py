@@ -444,7 +444,11 @@ def fit_ball(
         total = float(np.sum((model.d - a3[:, None] * (k3 - model.b)) ** 2))
     explained = 1.0 - float(r @ r) / max(total, 1e-9)
     free = full if model.seen is None else model.alpha(p, hidden=False)[0]
-    visible = float(seen_px / max(free.sum(), 1e-9))
+    # the part of the silhouette beyond the image's edge is not seen either: a fit on the
+    # felt's last rows, its centre above the image, counted only its pixels in the image
+    # and read as seen whole (a still's false ball beyond the rail, tests/vision/test_ball_goal)
+    edge = _share_in_image(ball_outline(camera, p[:2], diameter_mm, height_mm, z0_mm), w, h)
+    visible = float(seen_px / max(free.sum(), 1e-9)) * edge
     r_ball = diameter_mm / 2.0
     z_c = z0_mm + (r_ball if height_mm >= 0.8 * diameter_mm else height_mm)
     uv = camera.table_to_image(np.array([[p[0], p[1], z_c]]))[0]
@@ -459,6 +463,23 @@ def fit_ball(
         rms=math.sqrt(s2),
         rim_bgr=colours[1],
     )
+
+
+def _share_in_image(outline: FloatArray, w: int, h: int) -> float:
+    """The share of a convex silhouette (n, 2) px inside a ``w`` x ``h`` image."""
+    if not np.isfinite(outline).all():
+        return 0.0
+    lo, hi = outline.min(axis=0), outline.max(axis=0)
+    if lo[0] >= -0.5 and lo[1] >= -0.5 and hi[0] <= w - 0.5 and hi[1] <= h - 0.5:
+        return 1.0
+    poly = np.ascontiguousarray(outline, np.float32)
+    total = float(cv2.contourArea(poly))
+    if total <= 1e-9:
+        return 1.0
+    lo_x, lo_y, hi_x, hi_y = -0.5, -0.5, w - 0.5, h - 0.5
+    rect = np.array([[lo_x, lo_y], [hi_x, lo_y], [hi_x, hi_y], [lo_x, hi_y]], np.float32)
+    area, _ = cv2.intersectConvexConvex(poly, rect)
+    return float(np.clip(area / total, 0.0, 1.0))
 
 
 def hidden_share(

@@ -45,6 +45,7 @@ _ON_LINE_EXPLAINED = 0.9  # a ball on a painted line explaining this much is jud
 _ON_LINE = 0.5  # the painted lines' coverage of a pixel (Background.markings) that is on one
 _SPOT_RING = 3  # coarse pixels about a painted spot's box that must be bare to refresh it
 _SPOT_STILL = 0.5  # the least share a ball on a painted spot explains in a still
+_RAIL_SLACK_MM = 2.0  # a footprint this much nearer a rail than its radius: the camera's error
 _BALL_SURE = 0.6  # a fit this good is the ball (found well: the spots may be refreshed)
 # The candidates are fitted most ball-like first, at most _TRIED of them, and the best fit wins;
 # the search stops early at a fit scoring _STOP_SCORE that sees at least _STOP_VISIBLE of its
@@ -1025,7 +1026,7 @@ def ball_score(
     pixels it explains, less when its colour is near the table's or far from the ball's
     (as a shadow darkens it when the fit is partly hidden, or ``shaded``: beside a hand, whose
     shadow falls on it)."""
-    if fit is None or not det._ball_fit_ok(fit):
+    if fit is None or not det._ball_fit_ok(fit) or not on_the_table(det, fit):
         return 0.0
     table = bgf[int(c[1]), int(c[0])]
     if shadow_like(fit.colour_bgr, table):
@@ -1066,6 +1067,39 @@ def ball_score(
             k = float(np.clip(fit.colour_bgr @ ref / max(float(ref @ ref), 1e-9), 0.55, 1.0))
         score *= math.exp(-float(np.linalg.norm(fit.colour_bgr - k * ref)) / 80.0)
     return score
+
+
+def on_the_table(det: Detector, fit: BallFit) -> bool:
+    """Whether a fit lies where a ball can: its centre in the image, its footprint on the
+    playing surface (a ball against a rail lies its radius in from it; :data:`_RAIL_SLACK_MM`
+    allowed for the camera's error). A fit on the felt's last rows at the image's edge, its
+    centre above the image and 0.4 mm beyond the rail, was a still's ball where there was
+    none (tests/vision/test_ball_goal.py).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from types import SimpleNamespace
+    >>> from calibration.camera import preset_camera
+    >>> from geometry.tablespec import load_table
+    >>> from vision.ball import BallFit
+    >>> table = load_table("brasileira")
+    >>> cam = preset_camera("overhead", table, (1920, 1080))
+    >>> det = SimpleNamespace(camera=cam, table=table, sizes=SimpleNamespace(ball_diameter=10.0))
+    >>> def fit(x, y):
+    ...     uv = cam(np.array([[x, y, 5.0]]))[0]
+    ...     return BallFit(np.array([x, y]), uv, 0.1, np.zeros(2), np.zeros(3), 0.9, 1.0, 1.0)
+    >>> on_the_table(det, fit(0.0, 795.0)), on_the_table(det, fit(0.0, 800.4))
+    (True, False)
+    """
+    w, h = det.camera.image_size
+    u, v = (float(q) for q in fit.uv_px)
+    if not (0.0 <= u <= w - 1 and 0.0 <= v <= h - 1):
+        return False
+    x0, y0, x1, y1 = det.table.rail_box
+    m = det.sizes.ball_diameter / 2.0 - _RAIL_SLACK_MM
+    x, y = (float(q) for q in fit.xy_mm)
+    return x0 + m <= x <= x1 - m and y0 + m <= y <= y1 - m
 
 
 def ball_fit_ok(fit: BallFit | None) -> bool:

@@ -55,6 +55,7 @@ from geometry.tablespec import TableSpec
 from rules.rulesets import get_ruleset
 from vision.background import Background
 from vision.ball import BallFit
+from vision.ball_goal import still_ball_or_goal
 from vision.ball_hands import ball_by_hand
 from vision.ball_refit import refit
 from vision.ball_search import (
@@ -559,6 +560,8 @@ class Detector:
                 ball = self._ball_behind_a_box(img, bgf, solids, hands) or ball
             if ball is None and boxes and self.learned:  # ... where it was not seen before
                 ball = self._ball_beside_a_box(img, bgf, solids, hands)
+            if not self.learned:  # a still's ball in a goal's net (vision/ball_goal.py)
+                ball = still_ball_or_goal(self, ball, img, bgf, solids, hands)
         if self.learned:
             if ball is not None:
                 self._ball_before, self._ball_prior = self._ball_prior, (ball, self._frames)
