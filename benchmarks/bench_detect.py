@@ -37,11 +37,13 @@ from geometry.tablespec import load_table
 from simulator.designs import FIELD_COLOURS, HARD_PAIRS, TEAM_DESIGNS, RenderStyle
 from simulator.match import Match
 from simulator.render import Renderer
-from simulator.state import FrameTruth
+from simulator.state import FrameTruth, Pieces
+from vision.ball import hidden_share
 from vision.detect import Detector
 
 TABLE = load_table("brasileira")
 KINDS = ("button", "goalkeeper", "ball")
+_BOX_HIDES = 0.75  # a ball a goalkeeper hides by more is not counted as visible
 # pairs a camera cannot separate from the felt: a green team on green felt, a blue one on blue
 _CLASH = {("green", "green"), ("green", "dark_green"), ("blue", "blue")}
 
@@ -94,16 +96,40 @@ def still_frames() -> list[FrameTruth]:
     return list(Match(TABLE, "brasileira", seed=21, fps=10).frames(120.0))[20:]
 
 
+def _box_silhouette(cam: Camera, p: Pieces, k: int) -> np.ndarray:
+    """A goalkeeper's box (piece ``k``) as the camera sees it: the hull (n, 2) px of its
+    corners, the footprint's and the top's."""
+    (length, width), a, h = p.size_mm[k], float(p.angle_rad[k]), float(p.height_mm[k])
+    c, s = math.cos(a), math.sin(a)
+    x, y = p.xy_mm[k]
+    pts = np.array(
+        [
+            (x + u * c - v * s, y + u * s + v * c, z)
+            for u in (-length / 2, length / 2)
+            for v in (-width / 2, width / 2)
+            for z in (0.0, h)
+        ]
+    )
+    uv = cam.table_to_image(pts).astype(np.float32)
+    return np.asarray(cv2.convexHull(uv)[:, 0], np.float64)
+
+
 def _hidden(renderer: Renderer, cam: Camera, frame: FrameTruth) -> np.ndarray:
-    """Pieces whose top face a hand covers by more than a quarter, as the camera sees it, and
-    a ball whose centre lies inside a button's footprint (the simulator's discs overlap for a
-    frame in a hard collision: the button's top, as tall as the ball, leaves a sliver of it)."""
+    """Pieces whose top face a hand covers by more than a quarter, as the camera sees it, a
+    ball whose centre lies inside a button's footprint (the simulator's discs overlap for a
+    frame in a hard collision: the button's top, as tall as the ball, leaves a sliver of it),
+    and a ball a goalkeeper's box hides by more than :data:`_BOX_HIDES` (in its goal behind
+    the box: still 1309 showed none of it)."""
     p = frame.pieces
     hidden = np.zeros(len(p), bool)
     buttons = np.flatnonzero(p.kind == "button")
+    boxes = [_box_silhouette(cam, p, k) for k in np.flatnonzero(p.kind == "goalkeeper")]
     for i in np.flatnonzero(p.kind == "ball"):
         gap = np.hypot(*(p.xy_mm[buttons] - p.xy_mm[i]).T)
         hidden[i] = bool((gap < p.size_mm[buttons, 0] / 2.0).any())
+        # a ball in the goal behind its goalkeeper, which the camera sees in front of it
+        hid = hidden_share(cam, p.xy_mm[i], p.size_mm[i, 0], p.height_mm[i], boxes)
+        hidden[i] |= hid > _BOX_HIDES
     polys = []
     for hand in frame.hands:
         item = renderer._hand_item(hand)  # the renderer's own outline of the hand
