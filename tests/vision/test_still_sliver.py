@@ -1,0 +1,71 @@
+"""A still reports no sliver beside a piece as the ball (issue 5; vision/ball_search.py).
+
+A still has no moment before it to say that a sliver is the ball. On 60 fresh stills
+(``python -m benchmarks.bench_detect --images 60 --seed 1300``) two of the three false balls
+were such slivers, where the ball itself was hidden or not found: a button's edge its fit left
+beside it (still 1319: 0.16 of a ball seen, in the red button's colours) and a red button's
+rim beside a coach's arm (still 1314: 0.38, the ball under the fingertip). The balls the
+stills show are seen 0.70 and more, beside a button too (stills 550 and 1359): a still's ball
+must now show half of itself.
+
+The stills are ``bench_detect``'s own (its camera, calibrated from the image; its style;
+its match frame), so the rows are the cases measured there. The failure rows are the two
+slivers (no ball reported where they are); the balls beside a button stay found.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+import pytest
+
+from benchmarks.bench_calibration import random_camera
+from benchmarks.bench_detect import TABLE, _style, still_frames
+from calibration.auto import calibrate_image
+from simulator.render import Renderer
+from vision.detect import Detector
+from vision.detections import Detections
+
+
+@functools.cache
+def _still(seed: int) -> tuple[Detections, np.ndarray]:
+    """``bench_detect``'s still ``seed`` detected as the bench does; and its ball's footprint
+    in the calibrated camera's table frame (which may be turned half a turn)."""
+    rng = np.random.default_rng(seed)
+    true_cam, _, _ = random_camera(rng, TABLE, (1920, 1080))
+    style, _, _ = _style(rng)
+    frames = still_frames()
+    frame = frames[int(rng.integers(len(frames)))]
+    image = Renderer(TABLE, true_cam, style, rng=seed).render(frame)
+    cal = calibrate_image(image, TABLE)
+    cam = cal.camera if cal.ok and cal.camera is not None else true_cam
+    probe = np.array([[500.0, 200.0, 0.0]])
+    turned = np.linalg.norm(cam.image_to_table(true_cam(probe), 0.0) - probe[:, :2]) > 100
+    p = frame.pieces
+    ball = p.xy_mm[p.kind == "ball"][0] * (-1.0 if turned else 1.0)
+    return Detector(cam, TABLE).detect(image), ball
+
+
+@pytest.mark.parametrize(
+    ("seed", "sliver_mm"),
+    [(1314, (-751.0, -325.9)), (1319, (-492.3, -148.8))],
+    ids=["rim-beside-an-arm", "button-edge"],
+)
+def test_a_sliver_beside_a_piece_is_no_ball_on_a_still(
+    seed: int, sliver_mm: tuple[float, float]
+) -> None:
+    """Before, each still reported its sliver as the ball (321 and 557 mm from it)."""
+    det, ball = _still(seed)
+    found = det.xy_mm[det.kind == "ball"]
+    assert not (np.hypot(*(found - np.asarray(sliver_mm)).T) < 15.0).any(), found
+    # whatever else is reported is the ball itself
+    assert (np.hypot(*(found - ball).T) < 1.0).all(), (found, ball)
+
+
+@pytest.mark.parametrize("seed", [550, 1359])
+def test_a_ball_beside_a_button_stays_found_on_a_still(seed: int) -> None:
+    """Seen 0.70 and 0.77 of itself beside a button: found within half a millimetre."""
+    det, ball = _still(seed)
+    found = det.xy_mm[det.kind == "ball"]
+    assert len(found) == 1 and np.hypot(*(found[0] - ball)) < 0.5, (found, ball)
