@@ -44,15 +44,21 @@ def _frame(ball_xy_mm: tuple[float, float] | None) -> FrameTruth:
 
 # the ball far from the tilted camera, where the coarse foreground does not see it
 FAINT_MM = [(200.0, 250.0)]
-# failure rows, lost still: the still's estimate of the left penalty mark is fitted as a ball
-# on the spot first (the faint search runs only when no ball was found); a ball on a white
-# line (the halfway line; the centre circle's edge) is fitted in place, 0.16 and 0.29 mm off,
-# but scored against the line's colour under its centre (0.25 and 0.24 of the 0.35 it needs)
+# beside the left penalty mark, where the still's estimate of the mark was fitted as a ball
+# on it and reported (the faint search ran only when no ball was found); a faint ball that
+# scores as one found well now wins over a spot's fit (vision.ball_search.sure_faint)
+OVER_SPOT_MM = [(100.0, 450.0)]
+# failure rows, lost still: a ball on a white line (the halfway line; the centre circle's
+# edge) is fitted in place, 0.16 and 0.29 mm off, but scored against the line's colour under
+# its centre (0.25 and 0.24 of the 0.35 it needs; the second is found on some renders of the
+# same scene, not this one)
 FAILING_MM = {
-    (100.0, 450.0): "the penalty mark taken for a ball on the spot",
     (0.0, 500.0): "a white ball on the halfway line scores too low",
     (100.0, 150.0): "a white ball on the centre circle's line scores too low",
 }
+# the renders' order (the renderer's noise changes from one render to the next): as when
+# the spot's rows were failure rows
+ORDER = [None, (100.0, 450.0), (0.0, 500.0), (100.0, 150.0), (200.0, 250.0)]
 
 
 @pytest.fixture(scope="module")
@@ -67,10 +73,10 @@ def pale() -> dict[object, tuple[Detections, Detections | None]]:
     )
     r = Renderer(TABLE, cam, style, rng=7)
     out: dict[object, tuple[Detections, Detections | None]] = {}
-    for xy in [None, *FAILING_MM, *FAINT_MM]:
+    for xy in ORDER:
         img = r.render(_frame(xy))
         without = None
-        if xy in FAINT_MM:  # the premise: the ball's search without the faint one loses it
+        if xy in FAINT_MM or xy in OVER_SPOT_MM:  # the premise: lost without the faint search
             with patch.object(ball_search, "faint_ball", lambda *_: None):
                 without = Detector(cam, TABLE).detect(img)
         out[xy] = (Detector(cam, TABLE).detect(img), without)
@@ -88,6 +94,15 @@ def test_faint_ball_on_pale_felt_is_found(pale, xy) -> None:  # type: ignore[no-
     """Lost without the faint search, found with it within 0.5 mm."""
     d, without = pale[xy]
     assert without is not None and not (without.kind == "ball").any()
+    assert _found(d, xy)
+
+
+@pytest.mark.parametrize("xy", OVER_SPOT_MM)
+def test_faint_ball_wins_over_a_spots_fit(pale, xy) -> None:  # type: ignore[no-untyped-def]
+    """Without the faint search the spot's fit is reported, not the ball; with it, the ball
+    within 0.5 mm."""
+    d, without = pale[xy]
+    assert without is not None and not _found(without, xy)
     assert _found(d, xy)
 
 
