@@ -25,7 +25,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.ball import BallFit, fit_ball
-from vision.ball_search import _BALL_SURE, _STOP_SCORE
+from vision.ball_search import _BALL_SURE, _STOP_SCORE, _hulls_mask, ball_masks
 from vision.table_masks import goal_frames_coverage
 
 if TYPE_CHECKING:
@@ -40,7 +40,7 @@ _SIGMAS = 6.0  # a peak stands this many robust sigmas of the net's own above it
 _MIN_LEVEL = 30.0  # ... and at least this much (summed over the channels)
 _BOX_BALLS = 0.7  # the peaks' window, in ball diameters (a ball's core)
 _NEAR_PX = 0.6  # the fit's centre within this many ball diameters of its peak
-_EXPLAINED = 0.8  # a ball in the net explains its pixels (a bar's end, a crease far less)
+_EXPLAINED = 0.7  # a ball in the net explains its pixels (the net's edges 0.5 and less)
 _VISIBLE = 0.5  # and half of it at least is seen (the crossbar may hide the rest)
 _HAND_IN_GOAL = 0.9  # a 'hand' this much inside a goal is the net's
 _ON_FRAME = 0.2  # a pixel the posts or crossbar cover this much is theirs
@@ -71,7 +71,10 @@ def ball_in_goal(
     n, lab, stats, _ = cv2.connectedComponentsWithStats(goals)
     if n < 2:
         return None
-    excluded = det._excluded(solids, _beyond_goals(goals, hands))
+    # the buttons' and hands' pixels left out, grown; the goalkeepers' boxes, which stand in
+    # front of a ball beside them, modelled (their own pixels, not grown, hold no peak)
+    excluded, hiders = ball_masks(det, solids, _beyond_goals(goals, hands))
+    boxes = _hulls_mask(img.shape, hiders)
     sz = det.sizes
     z_c = sz.ball_diameter / 2 if sz.ball_height >= 0.8 * sz.ball_diameter else sz.ball_height
     # the posts' and crossbar's own pixels, not grown: a ball under the bar lies beside it
@@ -94,7 +97,7 @@ def ball_in_goal(
         ksize = max(5, round(_MEDIAN_BALLS * d_px) | 1)
         ref = cv2.medianBlur(crop, ksize)
         diff = cv2.absdiff(crop, ref).astype(np.float32).sum(axis=2)
-        inside = (lab[y0:y1, x0:x1] == k) & ~excluded[y0:y1, x0:x1] & ~frames[y0:y1, x0:x1]
+        inside = (lab[y0:y1, x0:x1] == k) & ~(excluded | boxes | frames)[y0:y1, x0:x1]
         # the painted lines (the goal line between the posts) are the still's model's own
         painted = det.bg.markings[y0:y1, x0:x1] > _PAINTED
         inside &= ~painted
@@ -137,7 +140,14 @@ def ball_in_goal(
             uv0 = q + np.array([x0, y0], np.float64)
             xy0 = det.camera.image_to_table(uv0[None], z_c)[0]
             fit = fit_ball(
-                img, model, det.camera, xy0, sz.ball_diameter, sz.ball_height, excluded=unseen
+                img,
+                model,
+                det.camera,
+                xy0,
+                sz.ball_diameter,
+                sz.ball_height,
+                excluded=unseen,
+                hiders=hiders,
             )
             if fit is None or not det._ball_fit_ok(fit):
                 continue
@@ -175,8 +185,9 @@ def still_ball_or_goal(
 
 def _net_edges(det: Detector) -> U8:
     """The edges of both goals' nets (h, w) uint8, a pixel wide: the box from the goal line
-    to the goal's depth, across the posts' outer sides, up to the crossbar, each edge drawn
-    through points 5 mm apart (the lens bends it)."""
+    to the goal's depth, across the posts' outer sides, up to the crossbar, less its open
+    mouth (the posts, the crossbar and the goal line, which the search leaves out as they
+    are), each edge drawn through points 5 mm apart (the lens bends it)."""
     t = det.table
     w, h = det.camera.image_size
     mask = np.zeros((h, w), np.uint8)
@@ -186,8 +197,8 @@ def _net_edges(det: Detector) -> U8:
         corners = [np.array([x, y, z]) for x in xs for y in (-yo, yo) for z in (0.0, gh)]
         for i, a in enumerate(corners):
             for b in corners[i + 1 :]:
-                if int(np.count_nonzero(a != b)) != 1:
-                    continue  # a face's diagonal or the box's, no edge
+                if int(np.count_nonzero(a != b)) != 1 or a[0] == b[0] == xs[0]:
+                    continue  # a diagonal, or the goal's mouth (the posts, bar and line)
                 n = max(2, int(np.linalg.norm(b - a) / 5.0) + 1)
                 uv = det.camera.table_to_image(np.linspace(a, b, n))
                 if np.isfinite(uv).all():
