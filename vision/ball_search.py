@@ -46,6 +46,9 @@ _ON_LINE = 0.5  # the painted lines' coverage of a pixel (Background.markings) t
 _SPOT_RING = 3  # coarse pixels about a painted spot's box that must be bare to refresh it
 _SPOT_STILL = 0.5  # the least share a ball on a painted spot explains in a still
 _STILL_VISIBLE = 0.5  # the least share of itself a still's ball shows
+_PARALLAX_MM = 1.5  # a bare spot's fit lies this far off its place at least, or it cannot tell
+_SPOT_PARALLAX = 0.3  # the least share a ball on a spot that parallax confirms explains
+_PARALLAX_BALL = 0.35  # a fit on a spot showing this share of that offset or less is a ball
 _RAIL_SLACK_MM = 2.0  # a footprint this much nearer a rail than its radius: the camera's error
 _BALL_SURE = 0.6  # a fit this good is the ball (found well: the spots may be refreshed)
 # The candidates are fitted most ball-like first, at most _TRIED of them, and the best fit wins;
@@ -965,11 +968,15 @@ def find_ball(
             # 1314 and 1319 of --seed 1300), while the balls the stills show, beside a button
             # too, are seen 0.70 and more (tests/vision/test_still_sliver.py)
             score = 0.0
-        if not det.learned and fit.explained < _SPOT_STILL and on_a_spot(det, fit.xy_mm):
-            # a still's bare painted mark: its leftover is held to what a ball on a spot
-            # explains (ball_on_spot; seed 903 of the stills: the penalty mark beside two
-            # buttons, 0.36 of its pixels explained, taken for the ball under a hand)
-            score = 0.0
+        mark = None if det.learned else spot_under(det, fit.xy_mm)
+        if mark is not None:
+            # a still's bare painted mark: told by parallax where the camera can, else its
+            # leftover is held to what a ball on a spot explains (ball_on_spot; seed 903 of
+            # the stills: the penalty mark beside two buttons, 0.55 of its pixels explained,
+            # taken for the ball under a hand)
+            seen = parallax_says_ball(det, fit, mark)
+            if seen is False or (seen is None and fit.explained < _SPOT_STILL):
+                score = 0.0
         if not det._in_goal(fit.xy_mm):
             scored.append((score, fit))
             # a part of the hand its mask left out is a round blob that may fit a ball fairly
@@ -1207,14 +1214,46 @@ def ball_on_spot(
             det.sizes.ball_height,
             excluded,
             det.bg.felt_colour,
-            min_explained=0.15 if det.learned else _SPOT_STILL,
+            min_explained=0.15,
         )
         if fit is None or (best is not None and fit.explained <= best.explained):
             continue
+        if not det.learned:
+            seen = parallax_says_ball(det, fit, np.asarray(spot, float))
+            least = _SPOT_STILL if seen is None else _SPOT_PARALLAX
+            if seen is False or fit.explained < least:
+                continue  # a still's bare mark
         r = det.sizes.ball_diameter / 2.0
         if all(footprint_gap(x, fit.xy_mm, r) >= -_BUTTON_OVERLAP_MM for x in solids):
             best = fit
     return best
+
+
+def parallax_says_ball(det: Detector, fit: BallFit, spot_mm: FloatArray) -> bool | None:
+    """Whether a fit on a painted spot is a ball on it (True) or the bare mark (False), by
+    parallax; None where the camera cannot tell. A ball's fit lies on the spot; the bare
+    mark, flat on the table, seen as a ball whose centre stands its radius higher, is fitted
+    short of it toward the point under the camera, by the spot's distance from that point
+    times the centre's height over the camera's (1-3 mm for a camera 1.7 m up): the share of
+    that offset the fit shows is 0.7-1.08 for a bare mark and -0.16-0.09 for a ball on it on
+    48 renders of random cameras (tests/vision/test_spot_parallax.py), 1.67 for still 1341's
+    bare mark through its calibrated camera. Where the offset would be under
+    :data:`_PARALLAX_MM` it cannot tell: a camera nearly over the spot, or one whose error
+    and the fit's (0.3-0.9 mm on still 903's bare mark, 1 mm of offset: shares 0.85 and
+    0.11 from two fits) would decide."""
+    c = det.camera.centre_mm
+    sz = det.sizes
+    z_c = sz.ball_diameter / 2 if sz.ball_height >= 0.8 * sz.ball_diameter else sz.ball_height
+    if not c[2] > z_c:
+        return None
+    e = -(spot_mm - c[:2]) * z_c / (c[2] - z_c)
+    e2 = float(e @ e)
+    if e2 < _PARALLAX_MM**2:
+        return None
+    share = float((fit.xy_mm - spot_mm) @ e) / e2
+    if share <= _PARALLAX_BALL:
+        return True
+    return False
 
 
 def footprint_gap(x: Solid, xy_mm: FloatArray, r_mm: float) -> float:
@@ -1227,10 +1266,14 @@ def footprint_gap(x: Solid, xy_mm: FloatArray, r_mm: float) -> float:
     return d - r_mm if d > 1e-9 else -2.0 * r_mm
 
 
-def on_a_spot(det: Detector, xy_mm: FloatArray) -> bool:
-    """Whether a ball's footprint lies on a painted spot (within :data:`vision.ball.ON_SPOT_MM`
-    of its centre, as :func:`vision.ball.ball_on_spots` takes a ball on it)."""
-    return any(float(np.hypot(*(xy_mm - xy))) <= ON_SPOT_MM for xy, _ in spot_pixels(det))
+def spot_under(det: Detector, xy_mm: FloatArray) -> FloatArray | None:
+    """The painted spot (mm) a ball's footprint lies on (within
+    :data:`vision.ball.ON_SPOT_MM` of its centre, as :func:`vision.ball.ball_on_spots` takes a
+    ball on it), or None."""
+    for xy, _ in spot_pixels(det):
+        if float(np.hypot(*(xy_mm - xy))) <= ON_SPOT_MM:
+            return np.asarray(xy, np.float64)
+    return None
 
 
 def spot_pixels(
