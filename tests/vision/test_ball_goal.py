@@ -28,7 +28,7 @@ from simulator.designs import FIELD_COLOURS, RenderStyle
 from simulator.render import Renderer
 from simulator.state import FrameTruth
 from tests.scenes import still_truth
-from tests.vision.test_still_sliver import _still
+from tests.vision.bench_stills import bench_still
 from vision.ball_goal import _beyond_goals
 from vision.detect import Detector
 from vision.detections import Detections
@@ -158,6 +158,6 @@ def test_a_ball_behind_its_goalkeeper_on_bench_stills(seed: int) -> None:
     front, as the ordinary search does, fits 0.1-0.2 mm off scored 0.74 and 0.77, but beside
     the net's mouth, taken for one of the net's edges (where a ball must score 0.85): the
     mouth is the posts, the bar and the goal line, which the search leaves out as they are."""
-    det, ball = _still(seed)
+    det, ball = bench_still(seed)
     found = det.xy_mm[det.kind == "ball"]
     assert len(found) == 1 and np.hypot(*(found[0] - ball)) < 0.5, (found, ball)

@@ -30,7 +30,7 @@ from geometry.tablespec import load_table
 from simulator.designs import FIELD_COLOURS, RenderStyle
 from simulator.render import Renderer
 from tests.scenes import still_truth
-from tests.vision.test_still_sliver import _still
+from tests.vision.bench_stills import bench_still
 from vision.ball import BallFit
 from vision.ball_search import parallax_says_ball
 from vision.detect import Detector
@@ -78,7 +78,7 @@ def test_a_bare_penalty_mark_is_no_ball_on_still_1341() -> None:
     """Still 1341 of ``bench_detect --seed 1300``: the ball beside a coach's hand (not
     found), and the bare right penalty mark's fit explaining 0.51 was reported as the ball;
     its fit lies 1.67 times the parallax offset short of the mark."""
-    det, _ = _still(1341)
+    det, _ = bench_still(1341)
     found = det.xy_mm[det.kind == "ball"]
     marks = np.array([(780.0, 0.0), (-780.0, 0.0)])
     assert not (np.hypot(*(found[:, None] - marks[None]).transpose(2, 0, 1)) < 15).any(), found

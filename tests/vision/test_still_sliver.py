@@ -20,36 +20,10 @@ slivers (no ball reported where they are); the balls beside a button stay found.
 
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 import pytest
 
-from benchmarks.bench_calibration import random_camera
-from benchmarks.bench_detect import TABLE, _style, still_frames
-from calibration.auto import calibrate_image
-from simulator.render import Renderer
-from vision.detect import Detector
-from vision.detections import Detections
-
-
-@functools.cache
-def _still(seed: int) -> tuple[Detections, np.ndarray]:
-    """``bench_detect``'s still ``seed`` detected as the bench does; and its ball's footprint
-    in the calibrated camera's table frame (which may be turned half a turn)."""
-    rng = np.random.default_rng(seed)
-    true_cam, _, _ = random_camera(rng, TABLE, (1920, 1080))
-    style, _, _ = _style(rng)
-    frames = still_frames()
-    frame = frames[int(rng.integers(len(frames)))]
-    image = Renderer(TABLE, true_cam, style, rng=seed).render(frame)
-    cal = calibrate_image(image, TABLE)
-    cam = cal.camera if cal.ok and cal.camera is not None else true_cam
-    probe = np.array([[500.0, 200.0, 0.0]])
-    turned = np.linalg.norm(cam.image_to_table(true_cam(probe), 0.0) - probe[:, :2]) > 100
-    p = frame.pieces
-    ball = p.xy_mm[p.kind == "ball"][0] * (-1.0 if turned else 1.0)
-    return Detector(cam, TABLE).detect(image), ball
+from tests.vision.bench_stills import bench_still
 
 
 @pytest.mark.parametrize(
@@ -61,7 +35,7 @@ def test_a_sliver_beside_a_piece_is_no_ball_on_a_still(
     seed: int, sliver_mm: tuple[float, float]
 ) -> None:
     """Before, each still reported its sliver as the ball (321 and 557 mm from it)."""
-    det, ball = _still(seed)
+    det, ball = bench_still(seed)
     found = det.xy_mm[det.kind == "ball"]
     assert not (np.hypot(*(found - np.asarray(sliver_mm)).T) < 15.0).any(), found
     # whatever else is reported is the ball itself
@@ -71,7 +45,7 @@ def test_a_sliver_beside_a_piece_is_no_ball_on_a_still(
 @pytest.mark.parametrize("seed", [550, 1359])
 def test_a_ball_beside_a_button_stays_found_on_a_still(seed: int) -> None:
     """Seen 0.70 and 0.77 of itself beside a button: found within half a millimetre."""
-    det, ball = _still(seed)
+    det, ball = bench_still(seed)
     found = det.xy_mm[det.kind == "ball"]
     assert len(found) == 1 and np.hypot(*(found[0] - ball)) < 0.5, (found, ball)
 
@@ -80,6 +54,6 @@ def test_a_faint_ball_wins_over_a_bare_spot_on_a_still() -> None:
     """Still 1720 of ``bench_detect --seed 1700``: a white ball on a mottled pale felt, 71st
     of 263 blobs by strength, was never fitted, and the fit on the bare centre mark (taken on
     half its pixels explained) was reported; the faint search finds the ball, scoring 0.81."""
-    det, ball = _still(1720)
+    det, ball = bench_still(1720)
     found = det.xy_mm[det.kind == "ball"]
     assert len(found) == 1 and np.hypot(*(found[0] - ball)) < 0.5, (found, ball)

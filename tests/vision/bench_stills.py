@@ -1,0 +1,35 @@
+"""``bench_detect``'s stills, rendered and detected as the bench does, for tests that pin a
+case the bench measured (its seed is the still's)."""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from benchmarks.bench_calibration import random_camera
+from benchmarks.bench_detect import TABLE, _style, still_frames
+from calibration.auto import calibrate_image
+from simulator.render import Renderer
+from vision.detect import Detector
+from vision.detections import Detections
+
+
+@functools.cache
+def bench_still(seed: int) -> tuple[Detections, np.ndarray]:
+    """``bench_detect``'s still ``seed`` detected as the bench does (its camera calibrated from
+    the image); and its ball's footprint in the calibrated camera's table frame (which may be
+    turned half a turn)."""
+    rng = np.random.default_rng(seed)
+    true_cam, _, _ = random_camera(rng, TABLE, (1920, 1080))
+    style, _, _ = _style(rng)
+    frames = still_frames()
+    frame = frames[int(rng.integers(len(frames)))]
+    image = Renderer(TABLE, true_cam, style, rng=seed).render(frame)
+    cal = calibrate_image(image, TABLE)
+    cam = cal.camera if cal.ok and cal.camera is not None else true_cam
+    probe = np.array([[500.0, 200.0, 0.0]])
+    turned = np.linalg.norm(cam.image_to_table(true_cam(probe), 0.0) - probe[:, :2]) > 100
+    p = frame.pieces
+    ball = p.xy_mm[p.kind == "ball"][0] * (-1.0 if turned else 1.0)
+    return Detector(cam, TABLE).detect(image), ball
