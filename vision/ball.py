@@ -447,7 +447,9 @@ def fit_ball(
     # the part of the silhouette beyond the image's edge is not seen either: a fit on the
     # felt's last rows, its centre above the image, counted only its pixels in the image
     # and read as seen whole (a still's false ball beyond the rail, tests/vision/test_ball_goal)
-    edge = _share_in_image(ball_outline(camera, p[:2], diameter_mm, height_mm, z0_mm), w, h)
+    edge = 1.0
+    if x0 == 0 or y0 == 0 or x1 == w or y1 == h:  # the fit's window reached the image's edge
+        edge = _share_in_image(ball_outline(camera, p[:2], diameter_mm, height_mm, z0_mm), w, h)
     visible = float(seen_px / max(free.sum(), 1e-9)) * edge
     r_ball = diameter_mm / 2.0
     z_c = z0_mm + (r_ball if height_mm >= 0.8 * diameter_mm else height_mm)

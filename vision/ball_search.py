@@ -974,8 +974,7 @@ def find_ball(
             # leftover is held to what a ball on a spot explains (ball_on_spot; seed 903 of
             # the stills: the penalty mark beside two buttons, 0.55 of its pixels explained,
             # taken for the ball under a hand)
-            seen = parallax_says_ball(det, fit, mark)
-            if seen is False or (seen is None and fit.explained < _SPOT_STILL):
+            if bare_mark(det, fit, mark):
                 score = 0.0
         if not det._in_goal(fit.xy_mm):
             scored.append((score, fit))
@@ -1036,10 +1035,11 @@ def sure_faint(
 ) -> BallFit | None:
     """On a still where only a fit on a painted spot was found: a faint ball elsewhere
     (:func:`faint_ball`) that scores as a ball found well (:data:`_BALL_SURE`), else None.
-    The spot's fit is taken on half its pixels explained, as a bare mark's may be (0.03-0.55
-    on renders): still 1720 of ``bench_detect --seed 1700`` reported its bare centre mark
-    while a white ball on the mottled pale felt, 71st of 263 blobs by strength, was found by
-    the faint search 0.05 mm off, scoring 0.81 (tests/vision/test_still_sliver.py)."""
+    The spot's fit is taken on half its pixels explained where parallax cannot tell, as a bare
+    mark's may be (0.03-0.55 on renders): still 1720 of ``bench_detect --seed 1700`` reported
+    its bare centre mark while a white ball on the mottled pale felt, 71st of 263 blobs by
+    strength, was found by the faint search 0.05 mm off, scoring 0.81
+    (tests/vision/test_still_sliver.py)."""
     if det.learned:
         return None
     faint = faint_ball(det, img, bgf, excluded, hands)
@@ -1218,15 +1218,21 @@ def ball_on_spot(
         )
         if fit is None or (best is not None and fit.explained <= best.explained):
             continue
-        if not det.learned:
-            seen = parallax_says_ball(det, fit, np.asarray(spot, float))
-            least = _SPOT_STILL if seen is None else _SPOT_PARALLAX
-            if seen is False or fit.explained < least:
-                continue  # a still's bare mark
+        if not det.learned and bare_mark(det, fit, np.asarray(spot, float)):
+            continue
         r = det.sizes.ball_diameter / 2.0
         if all(footprint_gap(x, fit.xy_mm, r) >= -_BUTTON_OVERLAP_MM for x in solids):
             best = fit
     return best
+
+
+def bare_mark(det: Detector, fit: BallFit, spot_mm: FloatArray) -> bool:
+    """Whether a still's fit on the painted spot ``spot_mm`` is the bare mark: so by parallax
+    (:func:`parallax_says_ball`), or, where parallax cannot tell, explaining less than half its
+    pixels (:data:`_SPOT_STILL`); a ball parallax confirms explains :data:`_SPOT_PARALLAX`."""
+    seen = parallax_says_ball(det, fit, spot_mm)
+    least = _SPOT_STILL if seen is None else _SPOT_PARALLAX
+    return seen is False or fit.explained < least
 
 
 def parallax_says_ball(det: Detector, fit: BallFit, spot_mm: FloatArray) -> bool | None:
