@@ -18,6 +18,7 @@ ball.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import cv2
@@ -42,6 +43,7 @@ _BOX_BALLS = 0.7  # the peaks' window, in ball diameters (a ball's core)
 _NEAR_PX = 0.6  # the fit's centre within this many ball diameters of its peak
 _EXPLAINED = 0.7  # a ball in the net explains its pixels (the net's edges 0.5 and less)
 _VISIBLE = 0.5  # and half of it at least is seen (the crossbar may hide the rest)
+_BOX_SLACK_MM = 8.0  # no peak this far beyond a goalkeeper's ends (its fit errs along them)
 _HAND_IN_GOAL = 0.9  # a 'hand' this much inside a goal is the net's
 _ON_FRAME = 0.2  # a pixel the posts or crossbar cover this much is theirs
 _EDGE_BALLS = 0.5  # a peak this many ball diameters from a net's edge is near it
@@ -72,9 +74,12 @@ def ball_in_goal(
     if n < 2:
         return None
     # the buttons' and hands' pixels left out, grown; the goalkeepers' boxes, which stand in
-    # front of a ball beside them, modelled (their own pixels, not grown, hold no peak)
+    # front of a ball beside them, modelled (their own pixels hold no peak, nor a few mm
+    # beyond their ends: a box's fit errs along its length, 6 mm on two stills without a ball,
+    # and its top's end left out of it was fitted as a ball at the goal's mouth)
     excluded, hiders = ball_masks(det, solids, _beyond_goals(goals, hands))
-    boxes = _hulls_mask(img.shape, hiders)
+    keepers = [x for x in solids if x.kind == "goalkeeper" and len(x.hull)]
+    boxes = _hulls_mask(img.shape, [_longer_hull(det, x) for x in keepers])
     sz = det.sizes
     z_c = sz.ball_diameter / 2 if sz.ball_height >= 0.8 * sz.ball_diameter else sz.ball_height
     # the posts' and crossbar's own pixels, not grown: a ball under the bar lies beside it
@@ -181,6 +186,14 @@ def still_ball_or_goal(
     if ball is None or goal[0] > det._ball_score(ball, bgf, ball.uv_px):
         return goal[1]
     return ball
+
+
+def _longer_hull(det: Detector, box: Solid) -> FloatArray:
+    """A goalkeeper's box as the camera sees it (hull (n, 2) px), :data:`_BOX_SLACK_MM` longer
+    at each end."""
+    longer = replace(box, size=(box.size[0] + 2.0 * _BOX_SLACK_MM, box.size[1]))
+    uv = det.camera.table_to_image(longer.points()[0]).astype(np.float32)
+    return np.asarray(cv2.convexHull(uv)[:, 0], np.float64)
 
 
 def _net_edges(det: Detector) -> U8:
