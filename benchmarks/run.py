@@ -19,7 +19,7 @@ SECTIONS = [
     "benchmarks.bench_calibration",
     "benchmarks.bench_drift",
 ]
-SECTIONS += ["benchmarks.bench_detect", "benchmarks.bench_track"]
+SECTIONS += ["benchmarks.bench_detect", "benchmarks.bench_still_balls", "benchmarks.bench_track"]
 SECTIONS += ["benchmarks.bench_engine", "benchmarks.bench_offside", "benchmarks.bench_analyze"]
 SECTIONS += ["benchmarks.bench_goalline", "benchmarks.bench_live"]
 
