@@ -714,6 +714,52 @@ def lost_seed(det: Detector, fit: BallFit, z_c_mm: float, fps: float = 30.0) -> 
     return None if not n > 1e-9 else step / n * _BLUR_SEED_PX
 
 
+def struck_from_rest(det: Detector, fit: BallFit, z_c_mm: float, fps: float = 30.0) -> bool:
+    """Whether ``fit`` is the ball struck from where it rested the frame before: drawn out at
+    least :data:`_BLUR_SEED_PX` along the way from there (within :data:`_LOST_ANGLE_DEG`),
+    over its radius and no farther than its top speed carries it in a frame. Such a fit,
+    scoring as a ball found well, ends the search as a ball rolling on where expected does:
+    on the live clip's hits (frames 2453, 2684, 2959: streaks of 2-8 px 16-40 mm from where
+    the ball rested, 0.96-0.98 of their pixels explained, scored 0.73-0.77) every blob the hit
+    left was fitted after it (44-51 fits, 45-50 ms), and the hit's events waited for them.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as NS
+    >>> from calibration.camera import preset_camera
+    >>> from geometry.tablespec import load_table
+    >>> cam = preset_camera("overhead", load_table("brasileira"), (1600, 900))
+    >>> ball = lambda x, s=0.0: NS(xy_mm=np.array([x, 0.0]), streak_px=np.array([s, 0.0]))
+    >>> det = NS(learned=True, camera=cam, sizes=NS(ball_diameter=10.0), _frames=9,
+    ...          _ball_prior=(ball(100.0), 8))
+    >>> struck_from_rest(det, ball(130.0, 6.0), 5.0)  # 30 mm on, drawn out the way it went
+    True
+    >>> struck_from_rest(det, ball(130.0, 0.5), 5.0)  # not drawn out: found still
+    False
+    >>> struck_from_rest(NS(**{**vars(det), "_frames": 10}), ball(130.0, 6.0), 5.0)
+    False
+    >>> det._ball_prior = (ball(100.0, 4.0), 8)  # rolling a frame ago: predicted_ball's
+    >>> struck_from_rest(det, ball(130.0, 6.0), 5.0)
+    False
+    """
+    prior = det._ball_prior
+    if not det.learned or prior is None or det._frames - prior[1] != 1:
+        return False
+    last = prior[0]
+    if float(np.hypot(*last.streak_px)) >= 1.0:
+        return False
+    way = fit.xy_mm - last.xy_mm
+    off = float(np.hypot(*way))
+    if not det.sizes.ball_diameter / 2.0 < off <= _LOST_TOP_MM_S / fps:
+        return False
+    if float(np.hypot(*fit.streak_px)) < _BLUR_SEED_PX:
+        return False
+    a, b = det.camera.table_to_image(
+        np.array([[*last.xy_mm, z_c_mm], [*fit.xy_mm, z_c_mm]], np.float64)
+    )
+    return along(fit.streak_px, b - a)
+
+
 def along(streak_px: FloatArray, seed_px: FloatArray, max_deg: float = _LOST_ANGLE_DEG) -> bool:
     """Whether a fitted streak lies along its seed's line (either way), within ``max_deg``.
 
@@ -983,10 +1029,14 @@ def find_ball(
             # candidates after it are tried too (the best one wins)
             if not by_hand and fit.visible >= _STOP_VISIBLE:
                 sure = max(sure, score)
-                if blurred_on or (
-                    guess is not None
-                    and score >= _EXPECTED_SCORE
-                    and float(np.hypot(*(fit.xy_mm - guess[0]))) <= guess[1]
+                if (
+                    blurred_on
+                    or (
+                        guess is not None
+                        and score >= _EXPECTED_SCORE
+                        and float(np.hypot(*(fit.xy_mm - guess[0]))) <= guess[1]
+                    )
+                    or (score >= _BALL_SURE and struck_from_rest(det, fit, z_c))
                 ):
                     sure = max(sure, _STOP_SCORE)  # the ball rolling on: sure enough
         if score < _BALL_MIN_SCORE:
