@@ -38,6 +38,7 @@ from numpy.typing import NDArray
 
 from vision.ball import BallFit, fit_ball
 from vision.ball_search import (
+    _LOST_TOP_MM_S,
     _TOUCH_MM,
     _nearest_point,
     ball_fit_ok,
@@ -55,6 +56,7 @@ __all__ = [
     "ball_beside_a_box",
     "ball_out_of_reach",
     "ball_where_it_was",
+    "could_be_beside",
     "not_the_ball_far_off",
 ]
 
@@ -72,6 +74,7 @@ _COLOUR_TOL = 0.25
 _MIN_SCORE = 0.5  # the search's _BALL_SURE is 0.6: a fit this good, where the ball was, is it
 # the farthest a ball rolls in a frame: the tracker's top speed for it (6 m/s) at 30 frames/s
 _TRAVEL_MM = 200.0
+_BESIDE = "beside"  # the frame memory's name for a blob beside a box fitted in vain
 _HIDDEN = 0.9  # a fit seeing less of its silhouette is partly hidden (as the search's)
 # a ball behind a box is looked for within its radius of where it was: its last fit, half
 # hidden too, was 1-2 mm off (the box's fit drawn over it)
@@ -250,6 +253,8 @@ def ball_beside_a_box(
     tol = _COLOUR_TOL * float(np.abs(ref).sum())
     refs = np.asarray(ref, np.float32)
     for box in boxes:
+        if not could_be_beside(det, box):
+            continue
         x0, y0 = np.floor(box.hull.min(axis=0) - ball_px).astype(int)
         x1, y1 = np.ceil(box.hull.max(axis=0) + ball_px).astype(int)
         x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
@@ -272,16 +277,61 @@ def ball_beside_a_box(
         cv2.fillConvexPoly(core, np.round(box.hull - (x0, y0)).astype(np.int32), 1)
         k_px = max(3, round(ball_px) | 1)
         like &= cv2.erode(core, np.ones((k_px, k_px), np.uint8)) == 0
-        n, _, stats, centres = cv2.connectedComponentsWithStats(like.astype(np.uint8))
+        n, labels, stats, centres = cv2.connectedComponentsWithStats(like.astype(np.uint8))
         big = [k for k in range(1, n) if stats[k, 4] >= _SEED_SHARE * np.pi * ball_px**2 / 4]
         for k in sorted(big, key=lambda k: -stats[k, 4])[:_SEEDS]:
+            bx, by, bw, bh = stats[k, :4]
+            vs, us = np.nonzero(labels[by : by + bh, bx : bx + bw] == k)
+            pixels = np.column_stack([us + bx + x0, vs + by + y0]).astype(np.float64)
+            if det.memory.rejected(det._sub, pixels, _BESIDE, hands):
+                # fitted in vain and unchanged since, the box beside it too (a ball lost
+                # under a hand for a second left a button's white ring by a box refitted on
+                # every frame: 28 ms a frame on the live clip)
+                continue
             uv = centres[k] + (x0, y0)
             seed = det.camera.image_to_table(uv[None], z_c)[0]
             fit = refit(det, seed, found=(solids, hands))
-            if fit is None or not ball_fit_ok(fit):
-                continue
-            if float(np.hypot(*(fit.xy_mm - seed))) > sz.ball_diameter:
-                continue
-            if fit.explained >= _MIN_EXPLAINED and _like_the_ball(det, fit, bgf):
+            if (
+                fit is not None
+                and ball_fit_ok(fit)
+                and float(np.hypot(*(fit.xy_mm - seed))) <= sz.ball_diameter
+                and fit.explained >= _MIN_EXPLAINED
+                and _like_the_ball(det, fit, bgf)
+            ):
                 return fit
+            det._reject(pixels, hands, _BESIDE)
     return None
+
+
+def could_be_beside(det: Detector, box: Solid) -> bool:
+    """Whether the ball, found last at ``det._ball_prior`` when the detector's clock read
+    ``det._ball_seen_s``, could lie beside ``box`` now at its top speed (the tracker's, 6 m/s);
+    True when it was never found. A ball lost after a hard hit in midfield sent every frame
+    after it through :func:`ball_beside_a_box`'s fits about both boxes (34 ms a frame on the
+    live benchmark's clip, none found): the frames that decide a hit's events (``botao live``).
+
+    Examples
+    --------
+    >>> import math
+    >>> from types import SimpleNamespace as NS
+    >>> box = NS(kind="goalkeeper", p=np.array([990.0, 0.0, math.pi / 2]),
+    ...          size=np.array([70.0, 15.0]))
+    >>> det = NS(_ball_prior=(NS(xy_mm=np.array([0.0, 0.0])), 7), _ball_seen_s=1.0, _clock=1.1,
+    ...          sizes=NS(ball_diameter=10.0))
+    >>> could_be_beside(det, box)  # the box 982 mm off; a tenth of a second: 600 mm at most
+    False
+    >>> det._clock = 1.2
+    >>> could_be_beside(det, box)
+    True
+    >>> det._ball_prior = None
+    >>> det._clock = 1.1
+    >>> could_be_beside(det, box)
+    True
+    """
+    prior = det._ball_prior
+    dt = det._clock - det._ball_seen_s
+    if prior is None or not np.isfinite(dt):
+        return True
+    at = np.asarray(prior[0].xy_mm, np.float64)
+    gap = float(np.hypot(*(_nearest_point(box, at) - at)))
+    return gap <= _LOST_TOP_MM_S * max(dt, 0.0) + det.sizes.ball_diameter + _TOUCH_MM

@@ -6,6 +6,8 @@ same balls are found, with fewer fits.
 A seeded match rendered through a non-square camera; the ball is lost under a coach's finger on
 frames 159-160 (both searches run; on 158, struck from rest, it is found since the search fits a
 ball lost after a hit drawn out and ends at a ball found where it rests) and rolls on after it.
+Where the ball was found a moment ago far from both goalkeepers, the second search is not run at
+all (:func:`vision.ball_stay.could_be_beside`).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import vision.detect
 from geometry.tablespec import load_table
 from tests.vision.ball_runs import balls_and_fits
 from vision.ball_search import blob_key, near_a_box, second_search_blobs
@@ -64,11 +67,35 @@ def test_the_blobs_of_the_second_search(
     assert len(second_search_blobs([blob], tried, [BOX], 12.0)) == int(kept)
 
 
+def _every_box_in_reach(
+    monkeypatch: pytest.MonkeyPatch, patches: dict[str, object]
+) -> tuple[np.ndarray, int]:
+    """:func:`balls_and_fits` with every box within the ball's reach (as when the ball was
+    lost long ago), so that the second search runs whenever the first found nothing."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(vision.detect, "could_be_beside", lambda det, box: True)
+        return balls_and_fits(monkeypatch, range(150, 175), patches)
+
+
 def test_the_second_search_fits_only_beside_a_box(monkeypatch: pytest.MonkeyPatch) -> None:
-    everywhere, everywhere_fits = balls_and_fits(monkeypatch, range(150, 175), {"_BOX_REACH": 1e9})
-    beside, beside_fits = balls_and_fits(monkeypatch, range(150, 175), {})
+    everywhere, everywhere_fits = _every_box_in_reach(monkeypatch, {"_BOX_REACH": 1e9})
+    beside, beside_fits = _every_box_in_reach(monkeypatch, {})
     lost = np.isnan(everywhere[:, 0])
     assert lost[9:11].all()  # under the finger: both searches ran, in vain
     np.testing.assert_array_equal(np.isnan(beside[:, 0]), lost)
     np.testing.assert_allclose(beside[~lost], everywhere[~lost], atol=1e-9)  # the same balls
     assert beside_fits < everywhere_fits  # with fewer fits
+
+
+def test_no_second_search_where_the_ball_cannot_be_beside_a_box(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # lost under the finger a frame or two after it was found in midfield, the ball cannot be
+    # beside either goalkeeper (vision.ball_stay.could_be_beside): the second search is not run
+    anywhere, anywhere_fits = _every_box_in_reach(monkeypatch, {})
+    gated, gated_fits = balls_and_fits(monkeypatch, range(150, 175), {})
+    lost = np.isnan(anywhere[:, 0])
+    assert lost[9:11].all()
+    np.testing.assert_array_equal(np.isnan(gated[:, 0]), lost)
+    np.testing.assert_allclose(gated[~lost], anywhere[~lost], atol=1e-9)  # the same balls
+    assert gated_fits < anywhere_fits  # with fewer fits
