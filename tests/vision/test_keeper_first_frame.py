@@ -214,7 +214,7 @@ def test_a_blob_fitted_in_vain_beside_a_box_is_not_fitted_again_unchanged(
     memory): while its pixels and the box's beside it stay as they were it is not fitted again
     (a button's white ring by a box, refitted on every frame a ball lay lost under a hand: 28 ms
     a frame on the live benchmark's clip); on a frame where they changed it is."""
-    det, solids, hands, x = _first_frame(300, -1.0, -0.6, 2.0)
+    det, solids, hands, _ = _first_frame(300, -1.0, -0.6, 2.0)
     tried: list[np.ndarray] = []
 
     def in_vain(det: Detector, xy_mm: np.ndarray, found: object = None) -> None:
