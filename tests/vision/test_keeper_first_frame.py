@@ -29,7 +29,6 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-import vision.ball_refit
 from geometry.pieces import Pieces
 from simulator.render import Renderer
 from simulator.state import FrameTruth, Hand
@@ -38,7 +37,7 @@ from tests.vision.test_keeper_ball import HL, R_MM, Keeper, _hiding, _scene
 from vision.ball import BallFit
 from vision.ball_stay import ball_beside_a_box
 from vision.detect import Detector
-from vision.solids import Solid, _polygons
+from vision.solids import _polygons
 
 MARGINS = tuple(np.round(np.arange(-1.0, 1.0001, 0.2), 2))
 Y_MM = 20.0  # the protocol's keeper place along the goal line
@@ -137,27 +136,8 @@ def _beside_a_box(
     ``ball=False``: no ball on the table; ``colour=False``: its colour not learned;
     ``hand=True``: a coach's fingertip :data:`_HAND_GAP_MM` beyond the box's far side, the
     arm away from the ball. The fit and the ball's true x (mm)."""
-    det, solids, hands, x = _first_frame(seed, side, m, toward_mm, ball, colour, hand)
-    assert det._last_image is not None
-    return ball_beside_a_box(det, det._last_image, det._bg_full(), solids, hands), x
-
-
-def _first_frame(
-    seed: int,
-    side: float,
-    m: float,
-    toward_mm: float,
-    ball: bool = True,
-    colour: bool = True,
-    hand: bool = False,
-    det: Detector | None = None,
-) -> tuple[Detector, list[Solid], np.ndarray, float]:
-    """:func:`_beside_a_box`'s detector after the frame, the solids (the box moved), the
-    hands and the ball's true x (mm); ``det``: this detector's next frame, not a fresh
-    copy's first."""
     r, settled = _settled(seed)
-    k = 60 if det is None else det._frames + 60
-    det = copy.deepcopy(settled) if det is None else det
+    det = copy.deepcopy(settled)
     if not colour:
         det.ball_colour = None
     x = side * (HL + R_MM + m)
@@ -169,7 +149,7 @@ def _first_frame(
     tip = np.array(keeper[:2]) + away * (7.5 + _HAND_GAP_MM)
     elbow = tip + away * 600.0
     hands = (Hand((tip[0], tip[1]), (elbow[0], elbow[1])),) if hand else ()
-    det.detect(r.render(_frame(p if ball else p.select(p.kind != "ball"), hands)), k, k / 30.0)
+    det.detect(r.render(_frame(p if ball else p.select(p.kind != "ball"), hands)), 60, 2.0)
     assert det._last_found is not None and det._last_image is not None
     solids, hands = det._last_found
     k = min(
@@ -183,7 +163,7 @@ def _first_frame(
     assert poly is not None
     moved.hull = poly[2]
     solids = [*solids[:k], moved, *solids[k + 1 :]]
-    return det, solids, hands, x
+    return ball_beside_a_box(det, det._last_image, det._bg_full(), solids, hands), x
 
 
 @pytest.mark.parametrize(("seed", "side", "m"), [(300, -1.0, -0.6), (300, -1.0, 0.4)])
@@ -205,32 +185,3 @@ def test_the_ball_is_found_from_its_colour_beside_a_box_drawn_over_it(
     assert _beside_a_box(seed, side, m, 2.0, colour=False)[0] is None
     assert _beside_a_box(seed, side, m, 2.0, ball=False)[0] is None
     assert _beside_a_box(seed, side, m, 2.0, hand=True)[0] is None
-
-
-def test_a_blob_fitted_in_vain_beside_a_box_is_not_fitted_again_unchanged(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """A blob of the ball's colour beside a box, fitted in vain, is remembered (the frame
-    memory): while its pixels and the box's beside it stay as they were it is not fitted again
-    (a button's white ring by a box, refitted on every frame a ball lay lost under a hand: 28 ms
-    a frame on the live benchmark's clip); on a frame where they changed it is."""
-    det, solids, hands, _ = _first_frame(300, -1.0, -0.6, 2.0)
-    tried: list[np.ndarray] = []
-
-    def in_vain(det: Detector, xy_mm: np.ndarray, found: object = None) -> None:
-        tried.append(xy_mm)
-
-    monkeypatch.setattr(vision.ball_refit, "refit", in_vain)
-    img = det._last_image
-    assert img is not None
-    assert ball_beside_a_box(det, img, det._bg_full(), solids, hands) is None
-    first = len(tried)
-    assert first >= 1
-    assert ball_beside_a_box(det, img, det._bg_full(), solids, hands) is None
-    assert len(tried) == first  # the same pixels: not fitted again
-    det, solids, hands, _ = _first_frame(300, -1.0, 0.4, 2.0, det=det)  # a mm on, next frame
-    img = det._last_image
-    assert img is not None
-    before = len(tried)
-    assert ball_beside_a_box(det, img, det._bg_full(), solids, hands) is None
-    assert len(tried) > before  # its pixels changed: fitted again
