@@ -51,8 +51,11 @@ def test_where_the_ball_rests(
 
 def test_a_resting_ball_found_again_ends_the_search(monkeypatch: pytest.MonkeyPatch) -> None:
     # seed 4's ball rests until frame 225 while buttons move about it, then rolls off
+    # (found_again, which ends the search at a ball found well where it was the frame before,
+    # held off: it would end it here too)
     frames = range(200, 232)
-    off, off_fits = balls_and_fits(monkeypatch, frames, {"resting": lambda det: None})
-    on, on_fits = balls_and_fits(monkeypatch, frames, {})
+    not_again = {"found_again": lambda det, fit: False}
+    off, off_fits = balls_and_fits(monkeypatch, frames, {"resting": lambda det: None, **not_again})
+    on, on_fits = balls_and_fits(monkeypatch, frames, not_again)
     np.testing.assert_allclose(on, off, atol=1e-9)  # the same ball on every frame
     assert on_fits < off_fits

@@ -1,7 +1,8 @@
-"""A ball struck from where it rested a frame ago, found drawn out along the way it went and
-scoring as a ball found well, ends the ball search as a ball rolling on where it was expected
-does (:func:`vision.ball_search.struck_from_rest`): the same balls, fewer fits (issue 7, the
-live referee's slow frames: a hit's events wait for the frame after it)."""
+"""A ball struck from where it rested a frame ago, found drawn out along the way it went
+(:func:`vision.ball_search.struck_from_rest`), or found still where it was found the frame
+before (:func:`vision.ball_search.found_again`), and scoring well, ends the ball search as a
+ball rolling on where it was expected does: the same balls, fewer fits (issue 7, the live
+referee's slow frames: a hit's events wait for the frame after it)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from calibration.camera import preset_camera
 from geometry.tablespec import load_table
 from simulator.match import Match
 from tests.vision.ball_runs import balls_and_fits
-from vision.ball_search import struck_from_rest
+from vision.ball_search import found_again, struck_from_rest
 
 TABLE = load_table("brasileira")
 CAM = preset_camera("tilted", TABLE, (1280, 720))
@@ -79,4 +80,38 @@ def test_a_ball_struck_from_rest_ends_the_search(monkeypatch: pytest.MonkeyPatch
     on, on_fits = balls_and_fits(monkeypatch, frames, {}, seed=6)
     np.testing.assert_allclose(on, off, atol=1e-9)  # the same ball on every frame
     assert np.hypot(*(on - true_xy).T).max() < 0.5  # found on each, where it is
+    assert on_fits < off_fits  # with fewer fits
+
+
+@pytest.mark.parametrize(
+    ("frames", "last", "fit", "expected"),
+    [
+        (10, (_ball(100.0, streak=(3.5, 0.0)), 9), _ball(100.5), True),  # drawn out before
+        (10, (_ball(100.0), 9), _ball(102.9), True),
+        (10, (_ball(100.0), 9), _ball(103.5), False),  # over 3 mm off
+        (10, (_ball(100.0), 9), _ball(100.5, streak=(2.0, 0.0)), False),  # drawn out now
+        (10, (_ball(100.0), 8), _ball(100.5), False),  # found two frames ago
+        (10, None, _ball(100.5), False),  # never found
+    ],
+)
+def test_found_again_where_it_was(
+    frames: int, last: tuple[object, int] | None, fit: object, expected: bool
+) -> None:
+    det = SimpleNamespace(learned=True, _frames=frames, _ball_prior=last)
+    assert found_again(det, fit) is expected  # type: ignore[arg-type]
+
+
+def test_a_ball_found_again_where_it_was_ends_the_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    # seed 6's ball found on frame 270, not on 269 (the range's second frame), and again where
+    # it was on 271: resting() needs two finds in a row
+    frames = range(268, 282)
+    truth = list(Match(TABLE, "brasileira", seed=6, fps=30).frames(frames.stop / 30 + 0.1))
+    true_xy = np.array([truth[k].pieces.xy_mm[truth[k].pieces.kind == "ball"][0] for k in frames])
+    off, off_fits = balls_and_fits(
+        monkeypatch, frames, {"found_again": lambda *a, **k: False}, seed=6
+    )
+    on, on_fits = balls_and_fits(monkeypatch, frames, {}, seed=6)
+    np.testing.assert_allclose(on, off, atol=1e-9)  # the same ball on every frame
+    # (the first two frames, with no frame before them, take a piece's edge, then nothing)
+    assert np.hypot(*(on[2:] - true_xy[2:]).T).max() < 0.5
     assert on_fits < off_fits  # with fewer fits
