@@ -23,6 +23,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -46,6 +47,14 @@ def run(
         load = os.getloadavg()[0]
         kids = resource.getrusage(resource.RUSAGE_CHILDREN)
         watch = ChildPeaks()
+        late: set[int] = set()  # decisive frames with an event later than 100 ms
+        frames: set[int] = set()  # decisive frames with an event
+
+        def seen(e: dict[str, Any], lat_ms: float) -> None:
+            frames.add(int(e["frame"]))
+            if lat_ms > 100.0:
+                late.add(int(e["frame"]))
+
         t0, c0 = time.perf_counter(), time.process_time()
         s = live(
             f"sim:{clip / 'video.mp4'}",
@@ -53,6 +62,7 @@ def run(
             "brasileira",
             str(clip / "camera.json"),
             say=lambda m: None,
+            on_event=seen,
         )
         wall, cpu = time.perf_counter() - t0, time.process_time() - c0
         watch.stop()
@@ -71,6 +81,10 @@ def run(
         "age_second_half_ms": float(np.median(age[half:])) if half else float("nan"),
         "late_events": int(np.sum(np.asarray(s.latency_ms) > 100.0)),
         "events": len(s.latency_ms),
+        # a frame's events are written together (a goal kick's dozen distance violations):
+        # the frames tell how often the referee waited
+        "late_frames": sorted(late),
+        "event_frames": len(frames),
     }
 
 
@@ -94,6 +108,8 @@ def report(seconds: float = SECONDS, clip_dir: Path | None = None) -> list[str]:
         f"| event latency, capture of the decisive frame to events.jsonl: median / p95 / max | "
         f"{lat.get('median')} / {lat.get('p95')} / {lat.get('max')} ms | <= 100 ms |",
         f"| events later than 100 ms | {r['late_events']} of {r['events']} | 0 |",
+        f"| ... their decisive frames | {len(r['late_frames'])} of {r['event_frames']} frames "  # type: ignore[arg-type]
+        f"with an event ({', '.join(map(str, r['late_frames']))}) | 0 |",  # type: ignore[call-overload]
         f"| frames judged | {judged} of {captured} ({100 * judged / max(captured, 1):.0f}%) | |",
         f"| judging time per frame: median / p95 | {step.get('median')} / {step.get('p95')} ms | |",
         f"| frame age when judging starts: median / p95 / max | {age.get('median')} / "
