@@ -346,7 +346,12 @@ class Detector:
         self.stride = int(stride)
         self.learned = False
         self._learning = False  # the frames' median is being searched for the resting pieces
+        # the video's frames since the table was learned, from detect's frame numbers (one a
+        # call where they do not increase): the ball's finds are dated in them, so that frames
+        # a live referee dropped count (its last two finds two frames apart are not one)
         self._frames = 0
+        self._frame_no: int | None = None  # the last frame number detect was given
+        self._calls = 0  # detect calls since the table was learned: the light's cadence
         self._clock = -math.inf  # the video's time (s): detect's t, or 1/30 s a frame
         # button diameters per team: configured, or learned (the median of the free fits)
         self.team_diameter: dict[str, float] = dict(button_diameter_mm or {})
@@ -449,11 +454,13 @@ class Detector:
             )
         if not self.learned:
             self.bg.from_still(img)
-        elif self._frames % 3 == 0:  # the light drifts slowly: its gain every third frame
+        elif self._calls % 3 == 0:  # the light drifts slowly: its gain every third frame
             self.bg.measure_gain(img)
         self._last_image = img
         if self.learned:  # the video's time, never back (a clip of its own starts at 0 again)
             self._clock = t if t > self._clock else self._clock + 1.0 / 30.0
+            last, self._frame_no = self._frame_no, int(frame)
+            self._frames += int(frame) - last if last is not None and frame > last else 1
         found = self._detect(img)
         if self.learned:
             # a ghost (what rested while the table was learned, then left) joins the table
@@ -469,8 +476,8 @@ class Detector:
             if isinstance(ball, BallFit):
                 assert self._last_found is not None
                 refresh_spots(self, img, ball, *self._last_found)
-            self._frames += 1
-            if self._frames % 4 == 0:  # the light drifts slowly: a band every fourth frame
+            self._calls += 1
+            if self._calls % 4 == 0:  # the light drifts slowly: a band every fourth frame
                 # only what looks like the table already: a piece the fits missed (blurred,
                 # half hidden) must not be blended in and leave a ghost
                 rows = self.bg.band_rows()
