@@ -47,7 +47,7 @@ ACROSS = _streak_along((100.0, 40.0), (100.0, 70.0), 6.0)
         (10, (_ball(100.0), 9), _ball(103.0, streak=ALONG), False),  # where it rested
         (10, (_ball(100.0), 9), _ball(400.0, streak=ALONG), False),  # 300 mm: over 6 m/s
         (10, (_ball(100.0), 8), _ball(130.0, streak=ALONG), False),  # found two frames ago
-        (10, (_ball(100.0, streak=(4.0, 0.0)), 9), _ball(130.0, streak=ALONG), False),  # rolling
+        (10, (_ball(100.0, streak=(4.0, 0.0)), 9), _ball(130.0, streak=ALONG), True),  # struck then
         (10, None, _ball(130.0, streak=ALONG), False),  # never found
     ],
 )
