@@ -69,18 +69,24 @@ def test_a_still_has_no_ball_struck() -> None:
     assert not struck_from_rest(det, _ball(130.0, streak=ALONG), Z_C)  # type: ignore[arg-type]
 
 
-def test_a_ball_struck_from_rest_ends_the_search(monkeypatch: pytest.MonkeyPatch) -> None:
-    # seed 6's ball rests, then is struck on frame 163 and found drawn out the frame after
-    frames = range(150, 170)
+def _with_and_without(
+    monkeypatch: pytest.MonkeyPatch, frames: range, rule: str
+) -> tuple[np.ndarray, np.ndarray]:
+    """Seed 6's balls over ``frames`` without then with ``rule`` (vision.ball_search), as
+    checked: the same ball on every frame, with fewer fits; the balls found and the truth's."""
     truth = list(Match(TABLE, "brasileira", seed=6, fps=30).frames(frames.stop / 30 + 0.1))
     true_xy = np.array([truth[k].pieces.xy_mm[truth[k].pieces.kind == "ball"][0] for k in frames])
-    off, off_fits = balls_and_fits(
-        monkeypatch, frames, {"struck_from_rest": lambda *a, **k: False}, seed=6
-    )
+    off, off_fits = balls_and_fits(monkeypatch, frames, {rule: lambda *a, **k: False}, seed=6)
     on, on_fits = balls_and_fits(monkeypatch, frames, {}, seed=6)
     np.testing.assert_allclose(on, off, atol=1e-9)  # the same ball on every frame
-    assert np.hypot(*(on - true_xy).T).max() < 0.5  # found on each, where it is
     assert on_fits < off_fits  # with fewer fits
+    return on, true_xy
+
+
+def test_a_ball_struck_from_rest_ends_the_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    # seed 6's ball rests, then is struck on frame 163 and found drawn out the frame after
+    on, true_xy = _with_and_without(monkeypatch, range(150, 170), "struck_from_rest")
+    assert np.hypot(*(on - true_xy).T).max() < 0.5  # found on each, where it is
 
 
 @pytest.mark.parametrize(
@@ -104,14 +110,6 @@ def test_found_again_where_it_was(
 def test_a_ball_found_again_where_it_was_ends_the_search(monkeypatch: pytest.MonkeyPatch) -> None:
     # seed 6's ball found on frame 270, not on 269 (the range's second frame), and again where
     # it was on 271: resting() needs two finds in a row
-    frames = range(268, 282)
-    truth = list(Match(TABLE, "brasileira", seed=6, fps=30).frames(frames.stop / 30 + 0.1))
-    true_xy = np.array([truth[k].pieces.xy_mm[truth[k].pieces.kind == "ball"][0] for k in frames])
-    off, off_fits = balls_and_fits(
-        monkeypatch, frames, {"found_again": lambda *a, **k: False}, seed=6
-    )
-    on, on_fits = balls_and_fits(monkeypatch, frames, {}, seed=6)
-    np.testing.assert_allclose(on, off, atol=1e-9)  # the same ball on every frame
+    on, true_xy = _with_and_without(monkeypatch, range(268, 282), "found_again")
     # (the first two frames, with no frame before them, take a piece's edge, then nothing)
     assert np.hypot(*(on[2:] - true_xy[2:]).T).max() < 0.5
-    assert on_fits < off_fits  # with fewer fits
