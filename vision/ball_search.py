@@ -706,12 +706,24 @@ def lost_seed(det: Detector, fit: BallFit, z_c_mm: float, fps: float = 30.0) -> 
         ago / fps
     ):
         return None
+    step = way_in_image(det, fit.xy_mm, way, z_c_mm)
+    return None if step is None else step * _BLUR_SEED_PX
+
+
+def way_in_image(
+    det: Detector, xy_mm: FloatArray, way_mm: FloatArray, z_c_mm: float
+) -> FloatArray | None:
+    """The unit direction in the image (px) of ``way_mm`` (table mm) from ``xy_mm`` at the
+    ball's centre height; None where it has none (no way, or seen end on)."""
+    off = float(np.hypot(*way_mm))
+    if not off > 0.0:
+        return None
     a, b = det.camera.table_to_image(
-        np.array([[fit.xy_mm[0], fit.xy_mm[1], z_c_mm], [*(fit.xy_mm + way / off), z_c_mm]])
+        np.array([[xy_mm[0], xy_mm[1], z_c_mm], [*(xy_mm + way_mm / off), z_c_mm]])
     )
     step = b - a
     n = float(np.hypot(*step))
-    return None if not n > 1e-9 else step / n * _BLUR_SEED_PX
+    return None if not n > 1e-9 else np.asarray(step / n, np.float64)
 
 
 def found_again(det: Detector, fit: BallFit) -> bool:
@@ -783,10 +795,8 @@ def struck_from_rest(det: Detector, fit: BallFit, z_c_mm: float, fps: float = 30
         return False
     if float(np.hypot(*fit.streak_px)) < _BLUR_SEED_PX:
         return False
-    a, b = det.camera.table_to_image(
-        np.array([[*last.xy_mm, z_c_mm], [*fit.xy_mm, z_c_mm]], np.float64)
-    )
-    return along(fit.streak_px, b - a)
+    seed = way_in_image(det, fit.xy_mm, way, z_c_mm)
+    return seed is not None and along(fit.streak_px, seed)
 
 
 def along(streak_px: FloatArray, seed_px: FloatArray, max_deg: float = _LOST_ANGLE_DEG) -> bool:
