@@ -89,6 +89,7 @@ from vision.keeper_search import (
     keeper_or,
     keeper_place,
     keepers_again,
+    one_fit_a_box,
 )
 from vision.memory import release_free_memory
 from vision.solids import (
@@ -949,7 +950,7 @@ class Detector:
             for g in more:  # its fragments are no ball
                 small = [b for b in small if np.hypot(*(b[0].mean(axis=0) - g.p[:2])) > reach]
             keepers += more
-        return keepers, small
+        return one_fit_a_box(self, img, bgf, keepers, excluded), small
 
     def _reject(self, uv: FloatArray, hands: NDArray[np.bool_], kind: str) -> None:
         """Remember a blob (its pixels, px) where the search for ``kind`` failed, with the

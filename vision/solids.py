@@ -92,6 +92,9 @@ class Solid:
     # a button on a goal line: the goalkeeper's box there, explaining nearly as much (the
     # goal's keeper if no other is found: vision.keeper_search.keeper_each_goal)
     alt: Solid | None = None
+    # a goalkeeper found by its top's bright rims only (fit_keeper's banded fits): a still's
+    # search of its goal's mouth still runs (keeper_search.goal_mouths)
+    weak: bool = False
 
     def points(self) -> tuple[FloatArray, FloatArray]:
         """3D points (K, 3) whose projected hull is the silhouette, and dX/dp (K, 3, 3)
@@ -549,7 +552,66 @@ def fit_keeper(
             break
     if banded and best is not None:
         best.sigma = math.hypot(best.sigma if math.isfinite(best.sigma) else 0.0, _BANDED_SIGMA_MM)
+        best.weak = True
     return best
+
+
+def explained_together(
+    camera: Camera,
+    image: U8,
+    bg: NDArray[np.float32],
+    fits: list[Solid],
+    excluded: NDArray[np.bool_] | None,
+    floor: float = 0.0,
+) -> FloatArray:
+    """Each fit's share (like :attr:`Solid.inliers`) of the coverage it explains on the pixels
+    near any of the fits' outlines: fits of one piece compared on the same pixels.
+
+    A fit is judged on the pixels near its own outlines: a box's top placed on its side face,
+    seen large under a tilted camera, leaves the true top beyond its band, unseen, and
+    explained 0.78 where the true pose, its band on the goal's net, explained 0.55-0.59
+    (stills 2121 and 2314 of ``bench_detect``); on the pixels of both, each pays for what it
+    leaves out. NaN for a fit that leaves the image."""
+    polys = [_polygons(camera, s) for s in fits]
+    out = np.full(len(fits), np.nan)
+    shown = [p for p in polys if p is not None]
+    if not shown:
+        return out
+    h, w = image.shape[:2]
+    sil_all = np.concatenate([p[2] for p in shown])
+    x0, y0 = (max(0, math.floor(v) - 5) for v in sil_all.min(axis=0))
+    x1, y1 = min(w, math.ceil(sil_all[:, 0].max()) + 6), min(h, math.ceil(sil_all[:, 1].max()) + 6)
+    if x1 - x0 < 6 or y1 - y0 < 6:
+        return out
+    flat = []
+    for top, _, sil, _ in shown:
+        yy, xx, _, _ = kernels.band_pixels(top, sil, top.mean(axis=0), x0, y0, x1, y1, _BAND_PX)
+        flat.append(yy * w + xx)
+    yy, xx = np.divmod(np.unique(np.concatenate(flat)), w)
+    if excluded is not None:
+        keep = ~excluded[yy, xx]
+        yy, xx = yy[keep], xx[keep]
+    if len(yy) < 20:
+        return out
+    d = unshadowed_distance(image[yy, xx].astype(np.float32)[:, None], bg[yy, xx][:, None])[:, 0]
+    tops = [_top_level(camera, image, bg, s) for s, p in zip(fits, polys, strict=True) if p]
+    level = max(_EDGE_MIN, _LEVEL * max(tops))
+    fl = min(floor, 0.5 * level)
+    alpha = np.clip((d - fl) / (level - fl), 0.0, 1.0).astype(np.float64)
+    total = max(float(np.sum((alpha - alpha.mean()) ** 2)), 1e-9)
+    for i, (s, p) in enumerate(zip(fits, polys, strict=True)):
+        if p is None:
+            continue
+        centre = p[0].mean(axis=0)
+        dx, dy = xx - centre[0], yy - centre[1]
+        ang = np.arctan2(dy, dx)
+        order = np.argsort(ang, kind="stable")  # as _observed's: the kernels walk the angle
+        roi = _Roi(alpha[order], ang[order], np.hypot(dx, dy)[order], centre)
+        pred = _predict(camera, s, roi, params=0)
+        if pred is not None:
+            r = roi.alpha - pred[0]
+            out[i] = max(0.0, 1.0 - float(r @ r) / total)
+    return out
 
 
 def _reach(x: Solid) -> float:

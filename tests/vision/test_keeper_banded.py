@@ -53,3 +53,15 @@ def test_no_goalkeeper_where_the_still_has_none(seed: int) -> None:
     assert len(_keepers_at(det.xy_mm, det.kind, float(other[0]))) == 1
     # A1's goal: the side opposite B1's
     assert len(_keepers_at(det.xy_mm, det.kind, -float(other[0]))) == 0
+
+
+def test_a_goal_mouth_search_mends_a_box_found_by_its_rims() -> None:
+    """Still 2334 of ``bench_detect --seed 2300``: the box's rims were fitted 5.8 mm into its
+    goal, and the search of the goal's mouth, which had found the box 0.6 mm off, no longer
+    ran (the goal had a goalkeeper). A box found by its rims (``weak``) lets it run; the
+    better fit of the two is kept."""
+    det, truth = bench_still_pieces(2334)
+    k = truth.index("A1")
+    at = (det.kind == "goalkeeper") & (np.abs(det.xy_mm[:, 0] - truth.xy_mm[k, 0]) < 150.0)
+    assert at.sum() == 1, det.xy_mm[at]
+    assert np.hypot(*(det.xy_mm[at][0] - truth.xy_mm[k])) < 1.5, (det.xy_mm[at], truth.xy_mm[k])
