@@ -220,10 +220,9 @@ def one_fit_a_box(
     (0.78 against 0.55; stills 2121 and 2314 of ``bench_detect``, 27-33 mm off)."""
     if len(keepers) < 2:
         return keepers
-    if excluded is not None and not det.learned:  # as keeper_at fits them on a still
-        excluded = excluded | det._goal_frames()
-    elif not det.learned:
-        excluded = det._goal_frames()
+    if not det.learned:  # as keeper_at fits them on a still
+        frames = det._goal_frames()
+        excluded = frames if excluded is None else excluded | frames
     near = det.sizes.goalkeeper_length - 5.0
     out: list[Solid] = []
     for g in sorted(keepers, key=lambda q: -q.inliers):

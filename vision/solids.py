@@ -258,6 +258,28 @@ class _Roi:
     centre: FloatArray
 
 
+def _window(sil: FloatArray, w: int, h: int) -> tuple[int, int, int, int]:
+    """The pixel box (x0, y0, x1, y1) about a silhouette (px) that its fit reads, in an image
+    ``w`` x ``h``."""
+    x0, y0 = (max(0, math.floor(v) - 5) for v in sil.min(axis=0))
+    return x0, y0, min(w, math.ceil(sil[:, 0].max()) + 6), min(h, math.ceil(sil[:, 1].max()) + 6)
+
+
+def _coverage(
+    image: U8,
+    bg: NDArray[np.float32],
+    yy: NDArray[np.intp],
+    xx: NDArray[np.intp],
+    level: float,
+    floor: float,
+) -> FloatArray:
+    """The observed coverage (0..1) of pixels (``yy``, ``xx``): their colour distance to the
+    felt (shadows excused) less ``floor`` over the piece's ``level`` (see :func:`_observed`)."""
+    d = unshadowed_distance(image[yy, xx].astype(np.float32)[:, None], bg[yy, xx][:, None])[:, 0]
+    floor = min(floor, 0.5 * level)
+    return np.clip((d - floor) / (level - floor), 0.0, 1.0).astype(np.float64)
+
+
 def _observed(
     camera: Camera,
     image: U8,
@@ -277,8 +299,7 @@ def _observed(
         return None
     top, _, sil, _ = polys
     h, w = image.shape[:2]
-    x0, y0 = (max(0, math.floor(v) - 5) for v in sil.min(axis=0))
-    x1, y1 = min(w, math.ceil(sil[:, 0].max()) + 6), min(h, math.ceil(sil[:, 1].max()) + 6)
+    x0, y0, x1, y1 = _window(sil, w, h)
     if x1 - x0 < 6 or y1 - y0 < 6:
         return None
     centre = top.mean(axis=0)
@@ -288,10 +309,8 @@ def _observed(
         yy, xx, ang, rad = yy[keep], xx[keep], ang[keep], rad[keep]
     if len(yy) < 20:
         return None
-    d = unshadowed_distance(image[yy, xx].astype(np.float32)[:, None], bg[yy, xx][:, None])[:, 0]
     level = max(_EDGE_MIN, _LEVEL * _top_level(camera, image, bg, s))
-    floor = min(floor, 0.5 * level)
-    alpha = np.clip((d - floor) / (level - floor), 0.0, 1.0).astype(np.float64)
+    alpha = _coverage(image, bg, yy, xx, level, floor)
     # the pixels in order of their angle: each fit step interpolates the outlines along it,
     # which is several times faster over sorted points
     order = np.argsort(ang, kind="stable")
@@ -578,9 +597,7 @@ def explained_together(
     if not shown:
         return out
     h, w = image.shape[:2]
-    sil_all = np.concatenate([p[2] for p in shown])
-    x0, y0 = (max(0, math.floor(v) - 5) for v in sil_all.min(axis=0))
-    x1, y1 = min(w, math.ceil(sil_all[:, 0].max()) + 6), min(h, math.ceil(sil_all[:, 1].max()) + 6)
+    x0, y0, x1, y1 = _window(np.concatenate([p[2] for p in shown]), w, h)
     if x1 - x0 < 6 or y1 - y0 < 6:
         return out
     flat = []
@@ -593,11 +610,8 @@ def explained_together(
         yy, xx = yy[keep], xx[keep]
     if len(yy) < 20:
         return out
-    d = unshadowed_distance(image[yy, xx].astype(np.float32)[:, None], bg[yy, xx][:, None])[:, 0]
     tops = [_top_level(camera, image, bg, s) for s, p in zip(fits, polys, strict=True) if p]
-    level = max(_EDGE_MIN, _LEVEL * max(tops))
-    fl = min(floor, 0.5 * level)
-    alpha = np.clip((d - fl) / (level - fl), 0.0, 1.0).astype(np.float64)
+    alpha = _coverage(image, bg, yy, xx, max(_EDGE_MIN, _LEVEL * max(tops)), floor)
     total = max(float(np.sum((alpha - alpha.mean()) ** 2)), 1e-9)
     for i, (s, p) in enumerate(zip(fits, polys, strict=True)):
         if p is None:
