@@ -217,7 +217,7 @@ def one_fit_a_box(
     all their outlines best (:func:`vision.solids.explained_together`), not the one that
     explains its own best: under a tilted camera a box's side face is seen as large as its
     top, and a fit with its top on that face left the true top beyond its pixels and won
-    (0.78 against 0.55; stills 2121 and 2314 of ``bench_detect``, 27-33 mm off)."""
+    (0.78 against 0.52-0.59; stills 2121 and 2314 of ``bench_detect``, 27-33 mm off)."""
     if len(keepers) < 2:
         return keepers
     if not det.learned:  # as keeper_at fits them on a still

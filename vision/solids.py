@@ -63,6 +63,11 @@ _KEEPER_RETRIES = 2
 # 0.3-2.3 mm (1.8 mm RMS) on the five stills that asked for it, at a fit's own sigma of
 # 0.4-0.7 mm; added in quadrature
 _BANDED_SIGMA_MM = 1.3
+# ... judged by this percentile of its top's distance to the felt: a white box with a dark band
+# along it, on a pale felt, whose median is the band's grey, the felt's colour darkened, which
+# reads as its shadow (unshadowed_distance: level 8 on the stills of --seed 2200, the box's
+# white rims 40 from the felt)
+_BANDED_Q = 80.0
 _KEEPER_RETRY_ROBUST = 0.6
 
 
@@ -136,27 +141,23 @@ def sample(img: NDArray[np.uint8] | NDArray[np.float32], uv: FloatArray) -> NDAr
     return bilinear(img, uv)
 
 
-def _top_level(camera: Camera, image: U8, bg: NDArray[np.float32], s: Solid) -> float:
+def _top_level(
+    camera: Camera, image: U8, bg: NDArray[np.float32], s: Solid, q: float | None = None
+) -> float:
     """The top face's distance to the felt, low in its range: a print brighter than the base
     (a white stripe) must not raise it, or the base would look half covered. A goalkeeper's
     box takes the median: a dark stripe along it as dark as the felt brought the level so low
     that the blurred edges of its bright sides counted as covered, a pixel beyond the box all
     round (a yellow box on blue felt explained 0% of its pixels, 82% so). (A white stripe
     along a black box still makes the median jump as the fit moves: one such box stopped
-    4 mm off; the 35th percentile placed it within 1 mm but lost two white boxes.)"""
+    4 mm off; the 35th percentile placed it within 1 mm but lost two white boxes.)
+
+    ``q``: another percentile (:data:`_BANDED_Q`, a box's bright rims: see :func:`fit_keeper`)."""
     uv = top_samples(camera, s)
     d = unshadowed_distance(sample(image, uv)[:, None, :3], sample(bg, uv)[:, None, :3])
-    return float(percentile(d.ravel(), 20 if s.kind == "button" else 50))
-
-
-def _top_bright_level(camera: Camera, image: U8, bg: NDArray[np.float32], s: Solid) -> float:
-    """The top face's distance to the felt high in its range (the 80th percentile): a white
-    box with a dark band along it, on a pale felt, whose median is the band's grey, a darker
-    felt's colour that reads as its shadow (:func:`unshadowed_distance`: level 8 on the
-    stills of --seed 2200 where the box's white rims stood 40 from the felt)."""
-    uv = top_samples(camera, s)
-    d = unshadowed_distance(sample(image, uv)[:, None, :3], sample(bg, uv)[:, None, :3])
-    return float(percentile(d.ravel(), 80))
+    if q is None:
+        q = 20 if s.kind == "button" else 50
+    return float(percentile(d.ravel(), q))
 
 
 def percentile(d: NDArray[np.floating], q: float) -> np.floating:
@@ -495,9 +496,7 @@ def fit_keeper(
     def ok(g: Solid) -> bool:
         if not accept(g):
             return False
-        if banded:
-            return _top_bright_level(camera, image, bg, g) >= level_min
-        return _top_level(camera, image, bg, g) >= level_min
+        return _top_level(camera, image, bg, g, _BANDED_Q if banded else None) >= level_min
 
     c, ang = start
     starts = [(0.0, 0.0, 0.0)] + [
@@ -588,7 +587,7 @@ def explained_together(
 
     A fit is judged on the pixels near its own outlines: a box's top placed on its side face,
     seen large under a tilted camera, leaves the true top beyond its band, unseen, and
-    explained 0.78 where the true pose, its band on the goal's net, explained 0.55-0.59
+    explained 0.78 where the true pose, its band on the goal's net, explained 0.52-0.59
     (stills 2121 and 2314 of ``bench_detect``); on the pixels of both, each pays for what it
     leaves out. NaN for a fit that leaves the image."""
     polys = [_polygons(camera, s) for s in fits]
