@@ -609,7 +609,7 @@ class Tracker:
             return
         # each piece seen again: the detections it can have reached, nearest first, jointly
         reach = np.full((len(live), len(d)), _BIG)
-        for m, (t_w, w_xy, rivals, _) in enumerate(live):
+        for m, (t_w, w_xy, rivals, origins) in enumerate(live):
             like = int(rivals[0])
             comp = (self._compat(np.array([like]), dk, dtm)[0] < _BIG) & ~used
             # not a detection a visible track of the group already explains
@@ -630,6 +630,19 @@ class Tracker:
                 off = np.hypot(*(d.xy_mm[None] - self.z_last[gone][:, None]).transpose(2, 0, 1))
                 reach_g = self.vmax[gone] * (self.t - self.t_seen[gone]) + 10.0
                 comp &= ~((off < dist[None]) & (off <= reach_g[:, None])).any(axis=0)
+            # nor one on the place of a rival at rest that the glimpse was not on, and nearer
+            # that place than the glimpse: that rival seen again where it rests (discs never
+            # overlap), the glimpsed piece still unseen (nacional's ten minutes, seed 35, frame
+            # 10601: B4, sliding under a hand, glimpsed 28 mm on; B7, covered at rest by the
+            # same hand, seen again 0.3 mm from its place, 47 mm from the glimpse, was taken
+            # for B4, and B4 for B7: swapped 600 frames). A resting piece's own glimpse may
+            # drift off its place at the hand's edge: seen again nearer the glimpse, it is the
+            # glimpsed one (the scene hand_drift.json: 16 mm off, then 13 mm, 4 mm on)
+            at_home = np.maximum(10.0, 0.25 * self.size_mm[rivals, 0])
+            resting = ~self.moving[rivals] & (np.hypot(*(w_xy - origins).T) >= at_home)
+            on = np.hypot(*(d.xy_mm[None] - origins[:, None]).transpose(2, 0, 1))
+            home = (on < at_home[:, None]) & (on < dist[None]) & resting[:, None]
+            comp &= ~home.any(axis=0)
             ok = comp & (dist <= self.vmax[like] * (self.t - t_w) + 10.0)
             reach[m, ok] = dist[ok]
         pr, pc = linear_sum_assignment(reach)

@@ -42,6 +42,14 @@ frames, the tracker started on the first), each of which swapped two ids for a l
   733 mm away, and A5 took A7's sighting: swapped for 1540 frames. A sighting within a quarter
   of a diameter of a resting piece's place is that piece (no other disc fits there).
 
+- nacional's ten minutes (seed 35, rendered again on the thirty-third stop), frames
+  10585-10612: B4, sliding at 335 mm/s, goes under a coach's hand and is glimpsed 28 mm on;
+  B7, at rest 60 mm away, is covered by the same hand, then seen again on its place, 47 mm from
+  the glimpse. That sighting was taken for the glimpsed B4 found again, and B4, seen moving on
+  two frames later, for B7 out from under the hand: swapped for 600 frames. A sighting on a
+  resting rival's place, nearer it than the glimpse, is that rival (a resting piece's own
+  glimpse may drift 16 mm at the hand's edge: the scene above, seen again nearer the glimpse).
+
 Each scene is played as recorded, and also mirrored (x negated, the teams' names swapped) and
 with seeded noise of each detection's own sigma.
 """
@@ -152,6 +160,15 @@ SCENES = {
             13350: [(-398.8, -452.9), (-464.5, 279.6)],
             13373: [(-398.8, -452.9), (-408.0, 619.5)],
             13377: [(-398.8, -452.9), (-408.0, 619.5)],
+        },
+    ),
+    # nacional s35 10585-10612 (B4 sliding, B7 resting): B7 seen again on its place is B7,
+    # not B4 glimpsed 47 mm away a frame before
+    "glimpsed_past_a_rest": (
+        "glimpse_past_rest.json",
+        {
+            10592: [(197.5, -566.5), (256.0, -597.9)],
+            10612: [(235.0, -678.0), (255.9, -598.0)],
         },
     ),
 }
