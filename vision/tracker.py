@@ -582,6 +582,12 @@ class Tracker:
         same = self.kind_code[tracks] == self.kind_code[like]
         return np.asarray(same & (self.team_code[tracks] == self.team_code[like]))
 
+    def _at_home(self, tracks: IntArray) -> FloatArray:
+        """How near its resting place (mm) a piece seen again is on it: a quarter of its
+        diameter, 10 mm at least (its fits drift as a hand comes over it; no other disc fits
+        there while it rests)."""
+        return np.maximum(10.0, 0.25 * self.size_mm[tracks, 0])
+
     def _emerge(
         self, d: Detections, dk: IntArray, dtm: IntArray, dr: FloatArray, used: BoolArray
     ) -> None:
@@ -638,7 +644,7 @@ class Tracker:
             # for B4, and B4 for B7: swapped 600 frames). A resting piece's own glimpse may
             # drift off its place at the hand's edge: seen again nearer the glimpse, it is the
             # glimpsed one (the scene hand_drift.json: 16 mm off, then 13 mm, 4 mm on)
-            at_home = np.maximum(10.0, 0.25 * self.size_mm[rivals, 0])
+            at_home = self._at_home(rivals)
             resting = ~self.moving[rivals] & (np.hypot(*(w_xy - origins).T) >= at_home)
             on = np.hypot(*(d.xy_mm[None] - origins[:, None]).transpose(2, 0, 1))
             home = (on < at_home[:, None]) & (on < dist[None]) & resting[:, None]
@@ -673,7 +679,7 @@ class Tracker:
             # ten minutes, seed 31, frame 13373 of the twenty-ninth stop's render: A5, covered,
             # its estimate pulled 8 mm by the hand's edge, seen again 12.4 mm from it and given
             # to A7, frozen 733 mm away, since the hand still covered A5's place: swapped 45 s)
-            at_home = np.maximum(10.0, 0.25 * self.size_mm[rivals, 0])
+            at_home = self._at_home(rivals)
             home = (np.hypot(*(w_xy - origin).T) < at_home) | (
                 np.hypot(*(d.xy_mm[j] - origin).T) < at_home
             )
