@@ -79,7 +79,12 @@ U8 = NDArray[np.uint8]
 #: (:class:`vision.contacts.ContactFinder` needs the frame after a hit). One frame held back,
 #: not two: every contact of 13 analysed 30 s matches (266) came exactly one frame late, and
 #: holding a second frame changed no event; it cost live events a frame of latency.
-TRACKED_OPTIONS = EngineOptions(lag_frames=1, noise_mm=0.5, settle_frames=3, order_doubt_s=0.01)
+#: Contacts' order: the gap between a hit and the same piece's touch of the ball, as the
+#: tracker times both, was within 4.5 ms of the truth's on 34 of 38 such pairs less than a
+#: frame apart (four rendered ten-minute matches); 7 ms splits the closest calls seen (a hit
+#: and a touch at one instant timed 4.5 ms apart, gaucha seed 31, frame 16094; a foul's touch
+#: 8.3 ms after its hit timed 9.9 ms, nacional seed 35, frame 16106).
+TRACKED_OPTIONS = EngineOptions(lag_frames=1, noise_mm=0.5, settle_frames=3, order_doubt_s=0.007)
 _MSG_BGR = {"goal": (80, 255, 80), "foul": (80, 80, 255), "offside": (0, 215, 255)}
 
 

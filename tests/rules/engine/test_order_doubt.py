@@ -117,3 +117,26 @@ def test_a_ball_set_going_unseen_before_the_hit_clears_the_foul(
         s.frames[k].moving[bi] = True
     events = run("brasileira", s, order_doubt_s=doubt_s, lag_frames=1)
     assert len(find(events, "foul", team="A", piece="A7", victim="B5")) == fouls
+
+
+@pytest.mark.parametrize(
+    ("touch_dt_s", "fouls"),
+    [
+        (0.0045, 0),  # a hit and a touch at one instant, timed 4.5 ms apart (gaucha seed 31, 16094)
+        (0.0099, 1),  # a foul's touch 8.3 ms after its hit, timed 9.9 ms (nacional seed 35, 16106)
+        (0.02, 1),
+        (-0.004, 0),
+    ],
+)
+def test_the_cameras_doubt_splits_the_closest_orders_measured(
+    touch_dt_s: float, fouls: int
+) -> None:
+    from monitor.analyze import TRACKED_OPTIONS
+
+    events = run(
+        "brasileira",
+        _hit_and_touch(touch_dt_s),
+        order_doubt_s=TRACKED_OPTIONS.order_doubt_s,
+        lag_frames=TRACKED_OPTIONS.lag_frames,
+    )
+    assert len(find(events, "foul", team="A", piece="A7", victim="B5")) == fouls
