@@ -23,6 +23,8 @@ place, never one seen at rest all along (the ball turned by the net or a post be
 moving body missed for a frame or two is put on the line between its sightings; one that
 moved further in a frame than its top speed allows (a track re-acquired far from where it
 was believed to be) has no history before the jump.
+A sliding button grazing a resting one that stays where it was (the felt holds it) is found
+from the striker's path alone, turned away from it (:mod:`vision.grazes`), three frames after.
 Gaps are edge to edge: disc-disc by the centres, disc-goalkeeper by the disc centre's distance
 to the rotated rectangle. Records follow :class:`simulator.state.Contact`: ``a`` is the piece
 (the faster one before the hit for piece-piece), ``b`` the ball or the other piece.
@@ -36,6 +38,8 @@ from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
+
+from vision.grazes import find_grazes
 
 __all__ = ["ContactFinder", "TrackContact"]
 
@@ -94,6 +98,9 @@ _STEP_BACK_MM = 1.0  # a piece set going steps back no further over a frame (fit
 # difference of two fits)
 _CREEP_MM, _CREEP_COS, _CREEP_START_MM = 0.5, 0.7, 1.2
 _CROWD_MM = 3.0  # a third body's edge this near the ball: it may have met it too
+# a graze that left the struck button where it was is read over this many frames
+# (:mod:`vision.grazes`); fits of unknown noise are taken this noisy
+_GRAZE_FRAMES, _GRAZE_SIGMA_MM = 8, 0.5
 
 
 @dataclass(frozen=True)
@@ -197,6 +204,7 @@ class ContactFinder:
         self._away_xy = np.full((self.n, 2), np.nan)  # ... and where it was seen then
         # (frame, xy, known, ok, seen) of the last frames
         self._hist: list[tuple[int, FloatArray, BoolArray, BoolArray, BoolArray]] = []
+        self._hist_ts: list[tuple[float, FloatArray]] = []  # (t, sigma_mm) of each _hist frame
 
     def set_angles(self, angle_rad: FloatArray) -> None:
         self.angle_rad = np.asarray(angle_rad, dtype=float).copy()
@@ -247,8 +255,9 @@ class ContactFinder:
         self._hist.append(
             (int(frame), self._xy[-1].copy(), self._known.copy(), self._ok[-1].copy(), seen_now)
         )
+        self._hist_ts.append((float(t), self._sig[-1].copy()))
         if len(self._hist) > _HIST:
-            del self._hist[0]
+            del self._hist[0], self._hist_ts[0]
         if len(self._t) > 4:
             del self._t[0], self._xy[0], self._ok[0], self._frames[0], self._sig[0]
             del self._seen[0]
@@ -262,6 +271,7 @@ class ContactFinder:
         found += self._restarts()
         found += self._struck_from_hiding()
         found += self._bounced_in_hiding()
+        found += self._grazes()
         found.sort(key=lambda c: c.t)
         return found
 
@@ -869,6 +879,39 @@ class ContactFinder:
                     t_hit, str(self.ids[b]), str(self.ids[best]), "piece-piece", hit_frame, v1 / dt
                 )
             )
+        return out
+
+    def _grazes(self) -> list[TrackContact]:
+        """A sliding button turned by a resting one that stayed where it was
+        (:func:`vision.grazes.find_grazes`): read once three frames after the touch are in,
+        over the last ``_GRAZE_FRAMES`` frames; not where either body had another hit over
+        them (the turn is that hit's)."""
+        w = _GRAZE_FRAMES
+        h, ts = self._hist[-w:], self._hist_ts[-w:]
+        if len(h) < w or h[-1][0] - h[0][0] != w - 1:
+            return []
+        sig = np.stack([s for _, s in ts])
+        grazes = find_grazes(
+            np.array([t for t, _ in ts]),
+            np.stack([x for _, x, _, _, _ in h]),
+            np.stack([sn for _, _, _, _, sn in h]),
+            np.where(np.isfinite(sig), sig, _GRAZE_SIGMA_MM),
+            self.r_out,
+            self.kind == "button",
+        )
+        out: list[TrackContact] = []
+        first = h[0][0]
+        for p, q, t, dv, after in grazes:
+            frame = h[after][0]
+            k = np.flatnonzero(
+                ((self.pi == p) & (self.pj == q)) | ((self.pi == q) & (self.pj == p))
+            )
+            if max(self._body_hit[p], self._body_hit[q], self._last_hit[k[0]]) >= first:
+                continue
+            out.append(
+                TrackContact(t, str(self.ids[p]), str(self.ids[q]), "piece-piece", frame, dv)
+            )
+            self._last_hit[k[0]] = self._body_hit[p] = self._body_hit[q] = frame
         return out
 
     def _struck_then_hidden(self, frame: int, dt: float) -> list[TrackContact]:

@@ -73,7 +73,7 @@ class TrackFrame:
     ``status`` is one of :data:`STATUSES`: ``seen`` (updated by a detection this frame),
     ``predicted`` (coasting, flagged), ``hidden`` (frozen under a hand), ``lost``, ``absent``
     (a roster slot not filled yet). ``contacts`` are the contacts found at this frame (they
-    happened up to two frames earlier; each carries its own time).
+    happened a frame or more earlier, a graze three; each carries its own time and frame).
     """
 
     frame: int

@@ -1,0 +1,148 @@
+"""A sliding button's graze on a resting one that stays where it was.
+
+A button grazing a resting opponent may not move it at all (the felt's grip holds it against
+a glancing push): on a rendered nacional match, 14 of 97 hits between pieces left the struck
+piece where it was, one of them a foul (000 REGRA 12 FALTA: the flicked piece touched an
+opponent before the ball). The contact finder reads a hit from both bodies' changes over a
+frame either side and asks a struck button to be set going; here the only trace is the
+striker's own path, which turns away from the piece it touched, by a few degrees to twenty.
+Over one frame its direction is a few degrees noisy, so the path is read as two straight runs
+of three frames or more, either side of the turn (the call comes three frames after the touch's
+interval began, a frame after the contact finder's).
+
+A graze of button ``p`` on button ``q``, over a window of frames, when
+
+- both are seen on every frame; ``q`` stays within ``_REST_MM`` of one place, ``p`` moves at
+  least ``_STEP_MM`` every frame (steady: not a start from rest beside ``q``);
+- ``p``'s path splits best (least misfit of two runs at steady velocities) into runs that
+  turn by at least ``min_turn_rad`` and ``k_sigma`` times the turn's noise (from the fits'
+  ``sigma_mm``); the runs' crossing, the touch, is reached within half a frame of the split's
+  interval (a split forced across a turn it does not hold crosses elsewhere);
+- ``q``'s edge is within ``gap_mm`` of ``p``'s at the crossing (fits and sizes), on the side
+  the path turned away from, and ``q`` the only resting button that near ``p`` in the window;
+- no third body comes within ``_CROWD_MM`` of ``p`` over the window (whose hit the turn
+  could be).
+
+A window reads a graze while it holds the turn; the caller keeps the first reading.
+
+>>> import numpy as np
+>>> t = np.arange(8) / 30.0
+>>> k = np.arange(8)[:, None] - 3.5  # the touch half way between frames 3 and 4
+>>> way_in, way_out = np.array([0.0, 4.0]), 4.0 * np.array([-np.sin(0.35), np.cos(0.35)])
+>>> p = np.where(k < 0, k * way_in, k * way_out)  # turned 20 degrees, away from q
+>>> q = np.tile([61.0, 0.0], (8, 1))
+>>> xy = np.stack([p, q], axis=1)
+>>> ok = np.ones((8, 2), bool)
+>>> g = find_grazes(t, xy, ok, np.full((8, 2), 0.3), np.array([30.0, 30.0]), ok[0])
+>>> [(int(a), int(b), round(t * 30.0, 2), k) for a, b, t, _, k in g]
+[(0, 1, 3.5, 4)]
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import NDArray
+
+__all__ = ["find_grazes"]
+
+FloatArray = NDArray[np.float64]
+BoolArray = NDArray[np.bool_]
+
+_REST_MM = 1.0  # a resting piece's fits stay this near their mean (noise, a hand's shadow)
+_STEP_MM = 1.0  # a sliding piece covers at least this a frame (30 mm/s), the window through
+_RUN = 3  # frames in each straight run, at least
+_WAY_MM = 3.0  # each run at least this long (ten times a fit's noise)
+_CROWD_MM = 5.0  # a third body's edge this near the striker: the turn may be its hit
+_SIGMA_FLOOR_MM = 0.2  # a fit's noise is never taken under this
+
+
+def find_grazes(
+    t_s: FloatArray,
+    xy_mm: FloatArray,
+    seen: BoolArray,
+    sigma_mm: FloatArray,
+    r_mm: FloatArray,
+    button: BoolArray,
+    gap_mm: float = 3.0,
+    min_turn_rad: float = np.radians(8.0),
+    k_sigma: float = 4.0,
+) -> list[tuple[int, int, float, float, int]]:
+    """Grazes ``(p, q, t, dv, k)`` (striker, struck, time, the striker's change of velocity in
+    mm/s, the window's first frame after the touch) in a window of frames.
+
+    Parameters
+    ----------
+    t_s : (W,) the window's times, ``W >= 2 * _RUN``.
+    xy_mm, seen, sigma_mm : (W, N, 2), (W, N), (W, N) positions, measured on that frame,
+        and their noise.
+    r_mm : (N,) outer radii (a goalkeeper's bounding circle: only counted as a third body).
+    button : (N,) which bodies can graze or be grazed.
+    """
+    w = len(t_s)
+    if w < 2 * _RUN or xy_mm.shape[:2] != (w, len(r_mm)):
+        raise ValueError(
+            f"find_grazes: expected {2 * _RUN} frames or more of {len(r_mm)} bodies, "
+            f"got t {t_s.shape}, xy {xy_mm.shape}"
+        )
+    ok = seen.all(axis=0)
+    spread = np.hypot(*(xy_mm - xy_mm.mean(axis=0)).transpose(2, 0, 1)).max(axis=0)
+    steps = np.hypot(*np.diff(xy_mm, axis=0).transpose(2, 0, 1)).min(axis=0)
+    qs = np.flatnonzero(ok & button & (spread < _REST_MM))
+    dt = float(np.median(np.diff(t_s)))
+    out: list[tuple[int, int, float, float, int]] = []
+    for p in np.flatnonzero(ok & button & (steps >= _STEP_MM)):
+        path = xy_mm[:, p]
+        q = qs[qs != p]
+        near = np.hypot(*(xy_mm[:, q] - path[:, None]).transpose(2, 0, 1)).min(axis=0)
+        q = q[near <= r_mm[p] + r_mm[q] + gap_mm]
+        if len(q) != 1:
+            continue  # none, or two it could have turned off
+        qm = int(q[0])
+        # the ways in and out, straight at a steady pace either side of the turn: split where
+        # two such runs (three frames or more each) fit best
+        fits = [_runs(t_s, path, j) for j in range(_RUN - 1, w - _RUN)]
+        j = _RUN - 1 + int(np.argmin([f[0] for f in fits]))
+        _, (v_in, c_in), (v_out, c_out) = fits[j - _RUN + 1]
+        l_in = float(np.hypot(*v_in)) * float(t_s[j] - t_s[0])
+        l_out = float(np.hypot(*v_out)) * float(t_s[-1] - t_s[j + 1])
+        if min(l_in, l_out) < _WAY_MM:
+            continue
+        turn = float(np.arctan2(v_in[0] * v_out[1] - v_in[1] * v_out[0], v_in @ v_out))
+        s = max(float(sigma_mm[:, p].max()), _SIGMA_FLOOR_MM)
+        noise = np.sqrt(2.0) * s * np.hypot(1.0 / l_in, 1.0 / l_out)
+        if abs(turn) < max(min_turn_rad, k_sigma * noise):
+            continue
+        # the runs' crossing, and when the way in reached it: the touch
+        t_mid_in = float(t_s[: j + 1].mean())
+        at_in = c_in + v_in * t_mid_in
+        at_out = c_out + v_out * float(t_s[j + 1 :].mean())
+        m = np.column_stack([v_in, -v_out])
+        s_in, _ = np.linalg.solve(m, at_out - at_in)
+        vertex = at_in + s_in * v_in
+        t_hit = t_mid_in + float(s_in)
+        if not t_s[j] - 0.5 * dt <= t_hit < t_s[j + 1] + 0.5 * dt:
+            continue
+        rel = xy_mm[:, qm].mean(axis=0) - vertex
+        side = np.sign(v_in[0] * rel[1] - v_in[1] * rel[0])  # q left (+) or right of the way
+        if np.hypot(*rel) - r_mm[p] - r_mm[qm] > gap_mm or np.sign(turn) != -side:
+            continue
+        gaps = np.hypot(*(xy_mm - path[:, None]).transpose(2, 0, 1)) - r_mm - r_mm[p]
+        gaps[:, [p, qm]] = np.inf
+        if (gaps <= _CROWD_MM).any():
+            continue
+        k = int(np.clip(np.searchsorted(t_s, t_hit), 1, len(t_s) - 1))  # the frame after it
+        out.append((int(p), qm, t_hit, float(np.hypot(*(v_out - v_in))), k))
+    return out
+
+
+def _runs(
+    t_s: FloatArray, path: FloatArray, j: int
+) -> tuple[float, tuple[FloatArray, FloatArray], tuple[FloatArray, FloatArray]]:
+    """A path (W, 2) as two runs at steady velocities, frames ``[0, j]`` and ``[j + 1, W)``:
+    the squared misfit, and each run's (velocity, place at t = 0)."""
+    misfit, fits = 0.0, []
+    for sl in (slice(0, j + 1), slice(j + 1, None)):
+        (v, c), res, *_ = np.polyfit(t_s[sl], path[sl], 1, full=True)
+        misfit += float(np.sum(res))
+        fits.append((v, c))
+    return misfit, fits[0], fits[1]
