@@ -56,6 +56,7 @@ def _drawn(
     unseen: int | None = None,
     rng_seed: int = 0,
     before: int = 4,
+    mirror: bool = False,
 ) -> tuple[np.ndarray, ...]:
     """A button (r 30) sliding 3.5 mm a frame along +y past a resting button (r 25) on its
     +x side, turning ``turn_deg`` (positive: away from it) at the touch, between frames
@@ -76,6 +77,8 @@ def _drawn(
     if third:
         bodies[2] = p + np.array([-62.0, 8.0])
     xy = np.stack(bodies, axis=1) + rng.normal(0.0, 0.3, (n, 3, 2))
+    if mirror:
+        xy[..., 0] *= -1.0
     seen = np.ones((n, 3), bool)
     if unseen is not None:
         seen[unseen, 0] = False
@@ -113,6 +116,8 @@ def _slid(drawn: tuple[np.ndarray, ...]) -> list[tuple[int, int, int]]:
         ({"q_moves": 3.0}, False),  # set going: the contact finder's own hit
         ({"third": True}, False),  # a third body beside the striker
         ({"unseen": 7}, False),  # under a hand on the touch's frame
+        ({"mirror": True}, True),  # the table mirrored: the same graze
+        ({"mirror": True, "turn_deg": -20.0}, False),
     ],
 )
 def test_drawn_slides(kw: dict, found: bool) -> None:
