@@ -7,8 +7,9 @@ opponent before the ball). The contact finder reads a hit from both bodies' chan
 frame either side and asks a struck button to be set going; here the only trace is the
 striker's own path, which turns away from the piece it touched, by a few degrees to twenty.
 Over one frame its direction is a few degrees noisy, so the path is read as two straight runs
-of three frames or more, either side of the turn (the call comes three frames after the touch's
-interval began, a frame after the contact finder's).
+of three frames or more, either side of the turn (the call comes once three frames after the
+touch are in: two or three frames after the touch's frame, where the contact finder's hits
+come one frame after).
 
 A graze of button ``p`` on button ``q``, over a window of frames, when
 
