@@ -90,8 +90,11 @@ _BIG = 1e6
 # stopped by the team-mate it hit goes on at 9 mm a frame (mesa-posta's, seed 34, 2256: read
 # as put down, two ids swapped); but so may a false sighting in a carrying hand (gaucha's, seed
 # 36, 13288: 8.5 mm; at 6 mm it took a covered piece, swapped 636 frames). Both are in
-# tests/vision/test_tracker_chain.py; the longer swap decides.
+# tests/vision/test_tracker_chain.py. What tells them apart is the hand: one that put a piece
+# down is still over it when it is seen (and a false sighting is in the hand); mesa-posta's B6
+# came out with the arm 250 mm off. Clear of every hand, a step of _CLEAR_STEP_MM moves on.
 _STILL_STEP_MM = 10.0
+_CLEAR_STEP_MM = 6.0
 _OCCUPIED = 2e3  # a resting rival's place holds a piece now (beyond 'ahead', 1e3)
 _CARRY_STEP_MM = 3.0  # a step this long beside a hand is tested for a carry
 _CARRY_ALONG = 0.4  # the hand moved along at least this share of the piece's step: carried
@@ -685,7 +688,11 @@ class Tracker:
             )
             homes.append(home)
             step = d.xy_mm[j] - w_xy
-            if np.hypot(*step) >= _STILL_STEP_MM:
+            # a shorter step clear of every hand: no hand put it down there
+            clear = self._hands_now.distance(d.xy_mm[j : j + 1])[0] >= (
+                self.size_mm[rivals[0], 0] / 2.0 + self.cfg.hand_margin_mm
+            )
+            if np.hypot(*step) >= (_CLEAR_STEP_MM if clear else _STILL_STEP_MM):
                 u = step / np.hypot(*step)
                 side = np.abs((w_xy - via) @ np.array([-u[1], u[0]]))
                 ahead = ((w_xy - via) @ u) < -10.0  # its place lies ahead of it: not it
