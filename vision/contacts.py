@@ -458,9 +458,7 @@ class ContactFinder:
             if not np.isfinite(gap[m]):
                 continue  # a rail, a post, the net
             a = int(cand[m])
-            pair = np.flatnonzero(
-                ((self.pi == a) & (self.pj == b)) | ((self.pi == b) & (self.pj == a))
-            )
+            pair = self._pair(a, b)
             frame = self._frames[2]
             if len(pair) and frame - self._last_hit[pair[0]] <= self.refractory:
                 continue
@@ -641,9 +639,7 @@ class ContactFinder:
             later = turned or self._struck[b] >= self._rest_frame[b]
             self._rest_xy[b] = np.nan
             self._body_hit[a] = self._body_hit[b] = self._struck[b] = frame
-            pair = np.flatnonzero(
-                ((self.pi == a) & (self.pj == b)) | ((self.pi == b) & (self.pj == a))
-            )
+            pair = self._pair(a, b)
             # the hit finders see the start again: no second (unless it met the ball again
             # since: B6 did, five frames on at 8402, four at 8111)
             self._last_hit[pair] = hit_frame if later else frame
@@ -870,10 +866,7 @@ class ContactFinder:
             both = np.array([b, best])
             self._body_hit[both] = np.maximum(self._body_hit[both], hit_frame)
             self._struck[best] = f3
-            pair = np.flatnonzero(
-                ((self.pi == b) & (self.pj == best)) | ((self.pi == best) & (self.pj == b))
-            )
-            self._last_hit[pair] = f3
+            self._last_hit[self._pair(b, best)] = f3
             out.append(
                 TrackContact(
                     t_hit, str(self.ids[b]), str(self.ids[best]), "piece-piece", hit_frame, v1 / dt
@@ -901,17 +894,14 @@ class ContactFinder:
         )
         out: list[TrackContact] = []
         first = h[0][0]
-        for p, q, t, dv, after in grazes:
-            frame = h[after][0]
-            k = np.flatnonzero(
-                ((self.pi == p) & (self.pj == q)) | ((self.pi == q) & (self.pj == p))
-            )
-            if max(self._body_hit[p], self._body_hit[q], self._last_hit[k[0]]) >= first:
+        for p, q, t, dv, k in grazes:
+            frame, pair = h[k][0], self._pair(p, q)
+            if max(self._body_hit[p], self._body_hit[q], *self._last_hit[pair]) >= first:
                 continue
             out.append(
                 TrackContact(t, str(self.ids[p]), str(self.ids[q]), "piece-piece", frame, dv)
             )
-            self._last_hit[k[0]] = self._body_hit[p] = self._body_hit[q] = frame
+            self._last_hit[pair] = self._body_hit[p] = self._body_hit[q] = frame
         return out
 
     def _struck_then_hidden(self, frame: int, dt: float) -> list[TrackContact]:
@@ -970,8 +960,7 @@ class ContactFinder:
         # when it was, not when found: a hit of the struck piece's found since is no later
         # one (a second hit with its next victim would be read after it)
         self._body_hit[[a, b]] = np.maximum(self._body_hit[[a, b]], hit_frame)
-        pair = np.flatnonzero(((self.pi == a) & (self.pj == b)) | ((self.pi == b) & (self.pj == a)))
-        self._last_hit[pair] = frame
+        self._last_hit[self._pair(a, b)] = frame
         kind = "piece-piece"
         return TrackContact(t_hit, str(self.ids[a]), str(self.ids[b]), kind, hit_frame, speed)
 
@@ -1051,6 +1040,11 @@ class ContactFinder:
             if g < best_gap:
                 best, best_gap = int(a), g
         return best
+
+    def _pair(self, a: int | np.integer, b: int | np.integer) -> NDArray[np.intp]:
+        """The index of pair ``(a, b)`` in ``pi``/``pj`` (either order; empty: two
+        goalkeepers, never paired)."""
+        return np.flatnonzero(((self.pi == a) & (self.pj == b)) | ((self.pi == b) & (self.pj == a)))
 
     def _crowded(self, i: NDArray[np.intp], j: NDArray[np.intp], xy: FloatArray) -> BoolArray:
         """Pairs (P,) with a ball whose other bodies' edges come within _CROWD_MM of it at
