@@ -15,8 +15,14 @@ counts the pixels left out as hidden (``visible``), which the ball's reported si
 (:func:`vision.detect.ball_sigma_mm`). A fit is kept only as a ball that the hand cannot be:
 near where the ball was, seen in good part, scored as a ball, and of the ball's colour, learned
 from sure fits in the video, far nearer it than the hand's (a fingertip of the hand's own
-colour, whatever that colour, is the hand). Without a ball's colour learned (a still) or a
-ball found recently, nothing is searched: a lost ball is never invented beside a hand.
+colour, whatever that colour, is the hand). In a video without a ball's colour learned or a
+ball found recently nothing is searched: a lost ball is never invented beside a hand.
+
+A still has no moment before: there a fit the search made beside a hand, mostly under the
+hand's grown mask, is fitted again with the hand's own pixels left out as they are, and kept
+only if it then shows itself as a ball in the open does and is not of the hand's colour
+(:func:`still_refit_by_hand`); and where no blob was left, the hands' fringe is searched for
+a ball-sized difference from the table (:func:`still_ball_beside_hand`).
 """
 
 from __future__ import annotations
@@ -32,11 +38,17 @@ from numpy.typing import NDArray
 from vision.ball import BallFit, fit_ball
 from vision.ball_search import (
     _BALL_MIN_SCORE,
+    _BALL_SURE,
     _HAND_MIN_VISIBLE,
+    _skin_about,
     ball_fit_ok,
+    ball_hiders,
     colour_nearer_hand,
+    faint_peaks,
     hand_colour,
+    hand_like,
 )
+from vision.foreground import _SHADOW_K
 from vision.solids import Solid
 
 if TYPE_CHECKING:
@@ -45,7 +57,7 @@ if TYPE_CHECKING:
 FloatArray = NDArray[np.float64]
 U8 = NDArray[np.uint8]
 
-__all__ = ["ball_by_hand"]
+__all__ = ["ball_by_hand", "still_ball_beside_hand", "still_refit_by_hand"]
 
 _PRIOR_FRAMES = 15  # the ball found at most this many frames ago (half a second at 30/s)
 _SKIN_TOL = 60.0  # summed channel distance to the hand's colour (vision.foreground.hand_mask's)
@@ -54,6 +66,16 @@ _EDGE_MIN = 0.25  # ... at least this share of the hand (less: the table's noise
 _MIN_VISIBLE = _HAND_MIN_VISIBLE  # the least share a ball beside a hand must show of itself
 _MIN_EXPLAINED = 0.5  # the least share of the pixels' difference from the table it explains
 _BLOB_REACH = 30  # coarse pixels about the ball's place searched for a hand its blob reaches
+# a still's ball beside a hand, fitted with the hand's own pixels left out: seen as much as a
+# still's ball in the open (they show 0.70 and more; a fingertip's fit, its pixels left out,
+# far less) and explaining its pixels well (the two stills' balls: 0.98 and 0.99)
+_STILL_VISIBLE = 0.7
+# a hand's colour at another brightness: chromaticity (summed over the channels) within this,
+# brightness within these shares of the hand's
+_LIT_CHROMA = 0.05
+_LIT = (0.7, 1.5)
+_SHADOW_PX, _SHADOW_MAX = 5, 0.93  # a shadow: the table darkened over 5 x 5 px below this
+_STILL_EXPLAINED = 0.8
 
 
 def hand_pixels(img: U8, bg: NDArray[np.float32], skin: FloatArray) -> NDArray[np.bool_]:
@@ -93,6 +115,209 @@ def _hand_of_blob(det: Detector, hands: NDArray[np.bool_], i: int, j: int) -> Fl
     if not mask.any():
         return None
     return np.asarray(np.median(det._sub[win][mask].astype(np.float64), axis=0))
+
+
+def _hand_as_it_is(
+    det: Detector,
+    img: U8,
+    bgf: NDArray[np.float32],
+    solids: list[Solid],
+    hands: NDArray[np.bool_],
+    skin: FloatArray,
+    window: tuple[int, int, int, int],
+) -> NDArray[np.bool_]:
+    """What a ball's fit beside a hand leaves out (full resolution): the buttons' grown pixels
+    and, in ``window`` (x0, x1, y0, y1 px), the hand's own (:func:`hand_pixels`) where its
+    coarse mask, grown by a stride, says a hand is; not the hand's mask grown by a margin."""
+    x0, x1, y0, y1 = window
+    s = det.stride
+    others = [x for x in solids if x.kind != "goalkeeper"]
+    excluded = det._excluded(others, np.zeros_like(hands)).copy()
+    coarse = det._upsample(hands.astype(np.uint8), (y0, y1), (x0, x1))
+    region = cv2.dilate(coarse, np.ones((2 * s + 1, 2 * s + 1), np.uint8)) > 0
+    seen, bg = img[y0:y1, x0:x1], bgf[y0:y1, x0:x1]
+    excluded[y0:y1, x0:x1] |= (hand_pixels(seen, bg, skin) & region) | shadow_pixels(seen, bg)
+    return excluded
+
+
+def shadow_pixels(img: U8, bg: NDArray[np.float32]) -> NDArray[np.bool_]:
+    """The pixels of an image window (h, w, 3) that are the table ``bg`` darkened, as a cast
+    shadow darkens it (to :data:`vision.foreground._SHADOW_K`-0.97 of it, its colour kept).
+
+    A hand over the table casts its shadow beside itself, where a ball by the hand lies: a
+    fit counts the darkened felt about the ball as unexplained (an orange ball 3 px from a
+    hand 30 mm up explained 0.59 of its window's difference, 0.97 with the shadow left out).
+    A ball's own pixels are not the table's colour."""
+    seen = img.astype(np.float32)
+    ref = np.asarray(bg, np.float32)
+    norm2 = np.maximum((ref * ref).sum(axis=2), 1.0)
+    k = (seen * ref).sum(axis=2) / norm2
+    off = np.linalg.norm(seen - k[:, :, None] * ref, axis=2)
+    # darkened over a few pixels: a single pixel's darkening is the noise's (a dark felt's
+    # pixels scatter 0.8-1.15 of the table's model; a hand's shadow is 0.85-0.9 of it, and
+    # wide)
+    k = cv2.blur(k, (_SHADOW_PX, _SHADOW_PX))
+    dark = (k > _SHADOW_K) & (k < _SHADOW_MAX)
+    return np.asarray(dark & (off < 12.0 + 0.06 * np.sqrt(norm2)))
+
+
+def still_refit_by_hand(
+    det: Detector,
+    img: U8,
+    bgf: NDArray[np.float32],
+    xy_mm: FloatArray,
+    solids: list[Solid],
+    hands: NDArray[np.bool_],
+    uv: FloatArray,
+) -> BallFit | None:
+    """A still's ball beside a hand, whose grown mask took most of it: fitted from ``xy_mm``
+    with the hand's own pixels left out as they are (:func:`_hand_as_it_is`; the hand's colour
+    about the blob or peak ``uv``, px), kept if it then shows itself as a still's ball in the
+    open does (:data:`_STILL_VISIBLE`), explains its pixels well (:data:`_STILL_EXPLAINED`),
+    stays within a radius of ``xy_mm``, is not of the hand's colour at any brightness
+    (:func:`hand_like`: a lit palm's rim) and scores as a ball found well; None otherwise.
+
+    The hand's mask, coarse and grown by three pixels more in the fit, covers a ball lying a
+    few pixels from a fingertip: seen 0.3 of itself, it was the hand's (stills 1341 and 1353
+    of ``bench_detect --seed 1300``: white balls on green felt, whole in the image 2-4 px from
+    the hand). A fingertip or a knuckle is the hand's colour: its pixels are left out now, and
+    a fit on them shows little of itself."""
+    skin = _skin_about(det, hands, uv)
+    if skin is None or not np.isfinite(xy_mm).all():
+        return None
+    sz = det.sizes
+    w, h = det.camera.image_size
+    z_c = sz.ball_diameter / 2 if sz.ball_height >= 0.8 * sz.ball_diameter else sz.ball_height
+    at = det.camera.table_to_image(np.array([[*xy_mm, z_c]], np.float64))[0]
+    if not np.isfinite(at).all():
+        return None
+    half = math.ceil(3.0 * sz.ball_diameter / max(det._scale(), 1e-3)) + 4
+    u0, v0 = (round(float(x)) for x in at)
+    x0, x1 = max(0, u0 - half), min(w, u0 + half + 1)
+    y0, y1 = max(0, v0 - half), min(h, v0 + half + 1)
+    if x1 - x0 < 3 or y1 - y0 < 3:
+        return None
+    excluded = _hand_as_it_is(det, img, bgf, solids, hands, skin, (x0, x1, y0, y1))
+    return _still_ball_kept(det, img, bgf, xy_mm, solids, hands, uv, excluded)
+
+
+def _still_ball_kept(
+    det: Detector,
+    img: U8,
+    bgf: NDArray[np.float32],
+    xy_mm: FloatArray,
+    solids: list[Solid],
+    hands: NDArray[np.bool_],
+    uv: FloatArray,
+    excluded: NDArray[np.bool_],
+) -> BallFit | None:
+    """The fit from ``xy_mm`` with ``excluded`` left out, if :func:`still_refit_by_hand`
+    keeps it (with all it hides counted as the hand's, :func:`vision.detect.ball_sigma_mm`)."""
+    sz = det.sizes
+    fit = fit_ball(
+        img,
+        bgf,
+        det.camera,
+        xy_mm,
+        sz.ball_diameter,
+        sz.ball_height,
+        excluded=excluded,
+        hiders=ball_hiders(solids),
+    )
+    if fit is None or not ball_fit_ok(fit):
+        return None
+    if fit.visible < _STILL_VISIBLE or fit.explained < _STILL_EXPLAINED:
+        return None
+    if float(np.hypot(*(fit.xy_mm - xy_mm))) > sz.ball_diameter / 2.0:
+        return None
+    if hand_like(det, fit, hands, uv) or det._in_goal(fit.xy_mm):
+        return None
+    if det._ball_score(fit, bgf, fit.uv_px) < _BALL_SURE:
+        return None
+    return replace(fit, hand_hidden=1.0 - fit.visible)
+
+
+def lit_hand(sub: U8, fg: NDArray[np.bool_], hands: NDArray[np.bool_]) -> NDArray[np.bool_]:
+    """The coarse foreground pixels (of ``sub``, the coarse image) of a hand's colour at
+    another brightness, in a foreground blob with a hand: chromaticity within
+    :data:`_LIT_CHROMA` of the median of the blob's hand pixels, brightness within
+    :data:`_LIT` of it, small gaps closed as the hand's mask closes them.
+
+    The hand's mask takes the arm's colour where it crosses the rim: the light falls off
+    across a table and a palm is lit brighter than a forearm, and a palm 900 mm from the rail,
+    1.3 times as bright, was left out whole, a blob that swallowed a ball beside it. Only a
+    still's search beside a hand uses this: in a video the palm's pixels so taken left a
+    hidden button's rim a ball-sized blob (tests/vision/test_keeper_beside_arm.py), and a
+    ball beside a palm is looked for where it was (:func:`ball_by_hand`)."""
+    _, labels = cv2.connectedComponents(fg.astype(np.uint8))
+    out = np.zeros_like(hands)
+    seen = sub.astype(np.float32)
+    total = seen.sum(axis=2)
+    for k in np.unique(labels[hands & fg]):
+        if k == 0:
+            continue
+        blob = labels == k
+        skin = np.median(seen[blob & hands], axis=0)
+        ref = max(float(skin.sum()), 1.0)
+        chroma = np.abs(seen / np.maximum(total, 1.0)[:, :, None] - skin / ref).sum(axis=2)
+        ratio = total / ref
+        lit = blob & (chroma < _LIT_CHROMA) & (ratio > _LIT[0]) & (ratio < _LIT[1])
+        lit = cv2.morphologyEx(lit.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+        out |= (lit > 0) & blob
+    return out
+
+
+def still_ball_beside_hand(
+    det: Detector,
+    img: U8,
+    bgf: NDArray[np.float32],
+    solids: list[Solid],
+    hands: NDArray[np.bool_],
+) -> BallFit | None:
+    """A still's ball that left no blob of its own beside a hand (the hand's coarse mask,
+    grown by a coarse pixel, took all of a 6-pixel ball's few coarse pixels, or a palm lit
+    brighter than the arm joined it, :func:`lit_hand`): the strongest ball-sized differences
+    from the table (:func:`vision.ball_search.faint_peaks`) on the hands' fringe only, each
+    hand's own pixels left out as they are, each fitted and kept as :func:`still_refit_by_hand`
+    keeps a fit; the best scoring, or None."""
+    if det.learned or not hands.any():
+        return None
+    hands = hands | lit_hand(det._sub, det._fg, hands)
+    sz = det.sizes
+    w, h = det.camera.image_size
+    s = det.stride
+    ball_px = sz.ball_diameter / max(det._scale(), 1e-3)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(hands.astype(np.uint8))
+    others = [x for x in solids if x.kind != "goalkeeper"]
+    excluded = det._excluded(others, np.zeros_like(hands)).copy()
+    fringe = np.zeros((h, w), bool)
+    # the coarse mask grown by a coarse pixel, and by 3 px more in a fit: a ball's width beyond
+    grow = s + 4 + math.ceil(ball_px)
+    skins: list[tuple[FloatArray, tuple[int, int, int, int]]] = []
+    for k in range(1, n):
+        x, y, bw, bh = (int(v) for v in stats[k, :4])
+        skin = np.asarray(np.median(det._sub[labels == k].astype(np.float64), axis=0))
+        x0, x1 = max(0, x * s - grow), min(w, (x + bw) * s + grow)
+        y0, y1 = max(0, y * s - grow), min(h, (y + bh) * s + grow)
+        coarse = det._upsample((labels == k).astype(np.uint8), (y0, y1), (x0, x1))
+        near = cv2.dilate(coarse, np.ones((2 * grow + 1, 2 * grow + 1), np.uint8)) > 0
+        region = cv2.dilate(coarse, np.ones((2 * s + 1, 2 * s + 1), np.uint8)) > 0
+        seen, bg = img[y0:y1, x0:x1], bgf[y0:y1, x0:x1]
+        excluded[y0:y1, x0:x1] |= (hand_pixels(seen, bg, skin) & region) | shadow_pixels(seen, bg)
+        # the fringe: about the hand, where its grown mask hid the table from the search
+        fringe[y0:y1, x0:x1] |= near
+        skins.append((skin, (x0, x1, y0, y1)))
+    z_c = sz.ball_diameter / 2 if sz.ball_height >= 0.8 * sz.ball_diameter else sz.ball_height
+    best: tuple[float, BallFit] | None = None
+    for peak in faint_peaks(det, img, bgf, excluded | ~fringe):
+        xy0 = det.camera.image_to_table(peak[None], z_c)[0]
+        fit = _still_ball_kept(det, img, bgf, xy0, solids, hands, peak[None], excluded)
+        if fit is None:
+            continue
+        score = det._ball_score(fit, bgf, fit.uv_px)
+        if best is None or score > best[0]:
+            best = (score, fit)
+    return best[1] if best is not None else None
 
 
 def ball_by_hand(
@@ -140,15 +365,8 @@ def ball_by_hand(
     y0, y1 = max(0, v0 - half), min(h, v0 + half + 1)
     if x1 - x0 < 3 or y1 - y0 < 3:
         return None
-    keepers = [x for x in solids if x.kind == "goalkeeper" and len(x.hull)]
-    others = [x for x in solids if x.kind != "goalkeeper"]
-    excluded = det._excluded(others, np.zeros_like(hands)).copy()
-    # the hand's pixels only where its coarse mask (grown by a stride) says a hand is
-    coarse = det._upsample(hands.astype(np.uint8), (y0, y1), (x0, x1))
-    region = cv2.dilate(coarse, np.ones((2 * s + 1, 2 * s + 1), np.uint8)) > 0
-    hand = hand_pixels(img[y0:y1, x0:x1], bgf[y0:y1, x0:x1], skin) & region
-    excluded[y0:y1, x0:x1] |= hand
-    hiders = [np.asarray(x.hull, np.float64) for x in keepers]
+    excluded = _hand_as_it_is(det, img, bgf, solids, hands, skin, (x0, x1, y0, y1))
+    hiders = ball_hiders(solids)
     # starts: where it was, and where a ball-sized difference from the table is strongest
     # among the pixels left in the window
     level = cv2.absdiff(img[y0:y1, x0:x1].astype(np.float32), bgf[y0:y1, x0:x1])

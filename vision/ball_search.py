@@ -131,9 +131,15 @@ def ball_masks(
     and hide part of it (:func:`vision.ball.fit_ball`'s ``hiders``). A box is taller than the
     ball: grown as a button is, its edge took most of the sliver of a ball beside it (39 of a
     6-pixel ball's 40 pixels, where the box covers 22) and its fit slid off along the edge."""
-    keepers = [x for x in solids if x.kind == "goalkeeper" and len(x.hull)]
     others = [x for x in solids if x.kind != "goalkeeper"]
-    return det._excluded(others, hands), [np.asarray(x.hull, np.float64) for x in keepers]
+    return det._excluded(others, hands), ball_hiders(solids)
+
+
+def ball_hiders(solids: list[Solid]) -> list[FloatArray]:
+    """What may stand in front of a ball and hide part of it: the goalkeepers' boxes (their
+    silhouettes, px)."""
+    keepers = [x for x in solids if x.kind == "goalkeeper" and len(x.hull)]
+    return [np.asarray(x.hull, np.float64) for x in keepers]
 
 
 def _hulls_mask(shape: tuple[int, ...], hulls: list[FloatArray]) -> NDArray[np.bool_]:
@@ -986,6 +992,25 @@ def find_ball(
                 and det._ball_score(again, bgf, c) > score
             ):
                 fit, score = again, det._ball_score(again, bgf, c)
+        by_hand = bool(hands[det.memory.patch(det._sub, uv)[0]].any())
+        if (
+            by_hand
+            and not det.learned
+            and (
+                fit is None
+                or not det._ball_fit_ok(fit)
+                or fit.visible < _STILL_VISIBLE
+                or hand_like(det, fit, hands, uv)
+            )
+        ):
+            # a still's ball a few pixels from a hand, mostly under its grown mask: fitted
+            # again with the hand's own pixels left out as they are (vision/ball_hands.py)
+            from vision.ball_hands import still_refit_by_hand
+
+            start = fit.xy_mm if fit is not None and det._ball_fit_ok(fit) else xy0
+            again = still_refit_by_hand(det, img, bgf, start, solids, hands, uv)
+            if again is not None:
+                fit = again
         if fit is None or not det._ball_fit_ok(fit):
             det._reject(uv, hands, memo)
             continue
@@ -1042,7 +1067,6 @@ def find_ball(
                 new = det._ball_score(again, bgf, c)
                 if new >= min(score, _BALL_SURE) or new > score:
                     fit, score = again, new
-        by_hand = bool(hands[det.memory.patch(det._sub, uv)[0]].any())
         if by_hand and (
             hand_not_ball(det, fit, hands, uv) if det.learned else hand_like(det, fit, hands, uv)
         ):

@@ -56,10 +56,11 @@ from rules.rulesets import get_ruleset
 from vision.background import Background
 from vision.ball import BallFit
 from vision.ball_goal import still_ball_or_goal
-from vision.ball_hands import ball_by_hand
+from vision.ball_hands import ball_by_hand, still_ball_beside_hand
 from vision.ball_refit import refit
 from vision.ball_search import (
     _BALL_MM2,
+    _BALL_SURE,
     _MIN_BALL,
     ball_elsewhere,
     ball_fit_ok,
@@ -581,6 +582,13 @@ class Detector:
                 ball = self._ball_behind_a_box(img, bgf, solids, hands) or ball
             if ball is None and boxes and self.learned:  # ... where it was not seen before
                 ball = self._ball_beside_a_box(img, bgf, solids, hands)
+            if (
+                not self.learned
+                and hands.any()
+                and (ball is None or self._ball_score(ball, bgf, ball.uv_px) < _BALL_SURE)
+            ):
+                # a still's ball whose few coarse pixels a hand's grown mask took (no blob)
+                ball = still_ball_beside_hand(self, img, bgf, solids, hands) or ball
             if not self.learned:  # a still's ball in a goal's net (vision/ball_goal.py)
                 ball = still_ball_or_goal(self, ball, img, bgf, solids, hands)
         if self.learned:
