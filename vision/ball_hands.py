@@ -20,7 +20,7 @@ ball found recently nothing is searched: a lost ball is never invented beside a 
 
 A still has no moment before: there a fit the search made beside a hand, mostly under the
 hand's grown mask, is fitted again with the hand's own pixels left out as they are, and kept
-only if it then shows itself as a ball in the open does and is not of the hand's colour
+only if it then shows half of itself, explains its pixels and is not of the hand's colour
 (:func:`still_refit_by_hand`); and where no blob was left, the hands' fringe is searched for
 a ball-sized difference from the table (:func:`still_ball_beside_hand`).
 """
@@ -48,6 +48,9 @@ from vision.ball_search import (
     hand_colour,
     hand_like,
 )
+from vision.ball_search import (
+    _STILL_VISIBLE as STILL_VISIBLE,
+)
 from vision.foreground import _SHADOW_K
 from vision.solids import Solid
 
@@ -66,16 +69,18 @@ _EDGE_MIN = 0.25  # ... at least this share of the hand (less: the table's noise
 _MIN_VISIBLE = _HAND_MIN_VISIBLE  # the least share a ball beside a hand must show of itself
 _MIN_EXPLAINED = 0.5  # the least share of the pixels' difference from the table it explains
 _BLOB_REACH = 30  # coarse pixels about the ball's place searched for a hand its blob reaches
-# a still's ball beside a hand, fitted with the hand's own pixels left out: seen as much as a
-# still's ball in the open (they show 0.70 and more; a fingertip's fit, its pixels left out,
-# far less) and explaining its pixels well (the two stills' balls: 0.98 and 0.99)
-_STILL_VISIBLE = 0.7
+# a still's ball beside a hand, fitted with the hand's own pixels left out: seen as a still's
+# ball must be, half of itself (vision.ball_search's rule; the pixels the hand's blurred edge
+# takes are left out too: still 2141's ball against a wrist, whole in the image, was seen
+# 0.61 and fitted 0.03 mm off; a fingertip's fit, its pixels left out, shows far less) and
+# explaining its pixels well (the three stills' balls: 0.96-0.99)
+_STILL_VISIBLE = STILL_VISIBLE
+_STILL_EXPLAINED = 0.8
 # a hand's colour at another brightness: chromaticity (summed over the channels) within this,
 # brightness within these shares of the hand's
 _LIT_CHROMA = 0.05
 _LIT = (0.7, 1.5)
 _SHADOW_PX, _SHADOW_MAX = 5, 0.93  # a shadow: the table darkened over 5 x 5 px below this
-_STILL_EXPLAINED = 0.8
 
 
 def hand_pixels(img: U8, bg: NDArray[np.float32], skin: FloatArray) -> NDArray[np.bool_]:
@@ -172,8 +177,8 @@ def still_refit_by_hand(
 ) -> BallFit | None:
     """A still's ball beside a hand, whose grown mask took most of it: fitted from ``xy_mm``
     with the hand's own pixels left out as they are (:func:`_hand_as_it_is`; the hand's colour
-    about the blob or peak ``uv``, px), kept if it then shows itself as a still's ball in the
-    open does (:data:`_STILL_VISIBLE`), explains its pixels well (:data:`_STILL_EXPLAINED`),
+    about the blob or peak ``uv``, px), kept if it then shows half of itself, as a still's
+    ball must (:data:`_STILL_VISIBLE`), explains its pixels well (:data:`_STILL_EXPLAINED`),
     stays within a radius of ``xy_mm``, is not of the hand's colour at any brightness
     (:func:`hand_like`: a lit palm's rim) and scores as a ball found well; None otherwise.
 

@@ -139,9 +139,11 @@ def test_without_the_ball_the_hand_shows_none(seed: int) -> None:
     assert not len(_balls(_detected(seed)[1]))
 
 
-@pytest.mark.parametrize("seed", [1341, 1353])
+@pytest.mark.parametrize("seed", [1341, 1353, 2141])
 def test_bench_detect_stills_beside_a_hand(seed: int) -> None:
-    """The two stills of ``bench_detect --seed 1300`` whose balls were lost beside a hand."""
+    """The stills of ``bench_detect`` whose balls were lost beside a hand (``--seed 1300``'s
+    two, and 2141's against a wrist, seen 0.61 of itself: the bare penalty mark was reported
+    instead)."""
     det, ball = bench_still(seed)
     found = det.xy_mm[det.kind == "ball"]
     assert len(found) == 1 and np.hypot(*(found[0] - ball)) < 0.5, (found, ball)
