@@ -8,6 +8,7 @@ import numpy as np
 
 from geometry.pieces import Pieces
 from geometry.scene import Scene, scene_from_dict
+from simulator.designs import FIELD_COLOURS, RenderStyle
 from simulator.state import FrameTruth
 
 
@@ -115,3 +116,19 @@ def still_truth(
         np.full(m, 10.0) if height_mm is None else np.array(height_mm, float),
     )
     return FrameTruth(frame, frame / fps, pieces, np.zeros((m, 2)), np.zeros(m, bool))
+
+
+def seeded_style(
+    rng: np.random.Generator, seed: int, felt: str, ball_bgr: tuple[int, int, int]
+) -> RenderStyle:
+    """A still's style on the felt ``felt`` with a ball of ``ball_bgr``: noise 2-5, JPEG 75-94
+    and a light gradient up to 0.3 drawn from ``rng`` (in that order), the noise seeded
+    ``seed``."""
+    return RenderStyle(
+        field_bgr=FIELD_COLOURS[felt],
+        ball_bgr=ball_bgr,
+        noise_sigma=float(rng.uniform(2.0, 5.0)),
+        jpeg_quality=int(rng.integers(75, 95)),
+        light_gradient=float(rng.uniform(0.0, 0.3)),
+        seed=seed,
+    )

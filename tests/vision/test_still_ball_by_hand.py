@@ -26,10 +26,9 @@ import pytest
 from benchmarks.bench_calibration import random_camera
 from calibration.camera import Camera
 from geometry.tablespec import load_table
-from simulator.designs import FIELD_COLOURS, RenderStyle
 from simulator.render import Renderer
 from simulator.state import FrameTruth, Hand
-from tests.scenes import still_truth
+from tests.scenes import seeded_style, still_truth
 from tests.vision.bench_stills import bench_still
 from vision.detect import Detector
 from vision.detections import Detections
@@ -105,15 +104,7 @@ def _detected(seed: int) -> tuple[Detections, Detections, np.ndarray]:
     """The case's still with the ball and without it, each detected as a still; the ball's
     footprint (mm)."""
     felt, ball_bgr, _, _, gap, where = CASES[seed]
-    rng = np.random.default_rng(seed)
-    style = RenderStyle(
-        field_bgr=FIELD_COLOURS[felt],
-        ball_bgr=ball_bgr,
-        noise_sigma=float(rng.uniform(2.0, 5.0)),
-        jpeg_quality=int(rng.integers(75, 95)),
-        light_gradient=float(rng.uniform(0.0, 0.3)),
-        seed=seed,
-    )
+    style = seeded_style(np.random.default_rng(seed), seed, felt, ball_bgr)
     cam, hand = _camera(seed), _hand(seed)
     r = Renderer(TABLE, cam, style, rng=seed)
     ball = _ball_place(cam, r, hand, gap, where)

@@ -29,10 +29,10 @@ import pytest
 from benchmarks.bench_calibration import random_camera
 from calibration.camera import Camera
 from geometry.tablespec import load_table
-from simulator.designs import FIELD_COLOURS, RenderStyle
+from simulator.designs import RenderStyle
 from simulator.render import Renderer
 from simulator.state import FrameTruth, Hand
-from tests.scenes import still_truth
+from tests.scenes import seeded_style, still_truth
 from vision.detect import Detector
 from vision.detections import Detections
 
@@ -70,14 +70,7 @@ def _detected(seed: int) -> tuple[Detections, Detections]:
     """The case's still with the ball and without it, each detected as a still."""
     felt, ball_bgr, skin = CASES[seed]
     rng = np.random.default_rng(seed)
-    style = RenderStyle(
-        field_bgr=FIELD_COLOURS[felt],
-        ball_bgr=ball_bgr,
-        noise_sigma=float(rng.uniform(2.0, 5.0)),
-        jpeg_quality=int(rng.integers(75, 95)),
-        light_gradient=float(rng.uniform(0.0, 0.3)),
-        seed=seed,
-    )
+    style = seeded_style(rng, seed, felt, ball_bgr)
     tip = np.array([-774.0, -190.0]) + rng.uniform(-15.0, 15.0, 2)
     hand = Hand((tip[0], tip[1]), (tip[0] + 87.0, tip[1] - 760.0), height_mm=20.0, skin_bgr=skin)
     cam = _camera()
