@@ -40,6 +40,7 @@ from vision.ball_search import (
     _BALL_MIN_SCORE,
     _BALL_SURE,
     _HAND_MIN_VISIBLE,
+    _STILL_VISIBLE,
     _skin_about,
     ball_fit_ok,
     ball_hiders,
@@ -47,9 +48,6 @@ from vision.ball_search import (
     faint_peaks,
     hand_colour,
     hand_like,
-)
-from vision.ball_search import (
-    _STILL_VISIBLE as STILL_VISIBLE,
 )
 from vision.foreground import _SHADOW_K
 from vision.solids import Solid
@@ -70,11 +68,10 @@ _MIN_VISIBLE = _HAND_MIN_VISIBLE  # the least share a ball beside a hand must sh
 _MIN_EXPLAINED = 0.5  # the least share of the pixels' difference from the table it explains
 _BLOB_REACH = 30  # coarse pixels about the ball's place searched for a hand its blob reaches
 # a still's ball beside a hand, fitted with the hand's own pixels left out: seen as a still's
-# ball must be, half of itself (vision.ball_search's rule; the pixels the hand's blurred edge
-# takes are left out too: still 2141's ball against a wrist, whole in the image, was seen
-# 0.61 and fitted 0.03 mm off; a fingertip's fit, its pixels left out, shows far less) and
-# explaining its pixels well (the three stills' balls: 0.96-0.99)
-_STILL_VISIBLE = STILL_VISIBLE
+# ball must be, half of itself (vision.ball_search._STILL_VISIBLE; the pixels the hand's
+# blurred edge takes are left out too: still 2141's ball against a wrist, whole in the image,
+# was seen 0.61 and fitted 0.03 mm off; a fingertip's fit, its pixels left out, shows far
+# less) and explaining its pixels well (the three stills' balls: 0.96-0.99)
 _STILL_EXPLAINED = 0.8
 # a hand's colour at another brightness: chromaticity (summed over the channels) within this,
 # brightness within these shares of the hand's
