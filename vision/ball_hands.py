@@ -127,10 +127,13 @@ def _hand_as_it_is(
     hands: NDArray[np.bool_],
     skin: FloatArray,
     window: tuple[int, int, int, int],
+    shadows: bool = True,
 ) -> NDArray[np.bool_]:
     """What a ball's fit beside a hand leaves out (full resolution): the buttons' grown pixels
     and, in ``window`` (x0, x1, y0, y1 px), the hand's own (:func:`hand_pixels`) where its
-    coarse mask, grown by a stride, says a hand is; not the hand's mask grown by a margin."""
+    coarse mask, grown by a stride, says a hand is, not the hand's mask grown by a margin; and
+    if ``shadows``, the table darkened by a shadow (:func:`shadow_pixels`: a still's model of
+    the table; a video's search beside a hand keeps them, as it was measured)."""
     x0, x1, y0, y1 = window
     s = det.stride
     others = [x for x in solids if x.kind != "goalkeeper"]
@@ -138,7 +141,9 @@ def _hand_as_it_is(
     coarse = det._upsample(hands.astype(np.uint8), (y0, y1), (x0, x1))
     region = cv2.dilate(coarse, np.ones((2 * s + 1, 2 * s + 1), np.uint8)) > 0
     seen, bg = img[y0:y1, x0:x1], bgf[y0:y1, x0:x1]
-    excluded[y0:y1, x0:x1] |= (hand_pixels(seen, bg, skin) & region) | shadow_pixels(seen, bg)
+    excluded[y0:y1, x0:x1] |= hand_pixels(seen, bg, skin) & region
+    if shadows:
+        excluded[y0:y1, x0:x1] |= shadow_pixels(seen, bg)
     return excluded
 
 
@@ -295,7 +300,6 @@ def still_ball_beside_hand(
     fringe = np.zeros((h, w), bool)
     # the coarse mask grown by a coarse pixel, and by 3 px more in a fit: a ball's width beyond
     grow = s + 4 + math.ceil(ball_px)
-    skins: list[tuple[FloatArray, tuple[int, int, int, int]]] = []
     for k in range(1, n):
         x, y, bw, bh = (int(v) for v in stats[k, :4])
         skin = np.asarray(np.median(det._sub[labels == k].astype(np.float64), axis=0))
@@ -308,7 +312,6 @@ def still_ball_beside_hand(
         excluded[y0:y1, x0:x1] |= (hand_pixels(seen, bg, skin) & region) | shadow_pixels(seen, bg)
         # the fringe: about the hand, where its grown mask hid the table from the search
         fringe[y0:y1, x0:x1] |= near
-        skins.append((skin, (x0, x1, y0, y1)))
     z_c = sz.ball_diameter / 2 if sz.ball_height >= 0.8 * sz.ball_diameter else sz.ball_height
     best: tuple[float, BallFit] | None = None
     for peak in faint_peaks(det, img, bgf, excluded | ~fringe):
@@ -367,7 +370,7 @@ def ball_by_hand(
     y0, y1 = max(0, v0 - half), min(h, v0 + half + 1)
     if x1 - x0 < 3 or y1 - y0 < 3:
         return None
-    excluded = _hand_as_it_is(det, img, bgf, solids, hands, skin, (x0, x1, y0, y1))
+    excluded = _hand_as_it_is(det, img, bgf, solids, hands, skin, (x0, x1, y0, y1), False)
     hiders = ball_hiders(solids)
     # starts: where it was, and where a ball-sized difference from the table is strongest
     # among the pixels left in the window
