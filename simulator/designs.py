@@ -79,7 +79,9 @@ class RenderStyle:
     ``light_dir_xy`` (also the direction the light comes from, for shadows); ``vignette`` the
     relative darkening at the image corners. ``noise_sigma`` is the sensor noise (grey levels),
     ``exposure_s`` the shutter time that sets motion blur, ``jpeg_quality`` (None = none) an
-    extra JPEG round trip per frame.
+    extra JPEG round trip per frame. ``bars_over_pieces`` draws the goals' crossbars over the
+    pieces, as a camera looking down from over the field sees them (a ball under a bar is
+    behind it); off, the bars are the background's and a ball in the net is drawn over them.
     """
 
     teams: dict[str, TeamDesign] = field(
@@ -102,6 +104,7 @@ class RenderStyle:
     exposure_s: float = 1.0 / 120.0
     jpeg_quality: int | None = None
     rail_width_mm: float = 40.0
+    bars_over_pieces: bool = False
     seed: int = 0
 
     def design(self, team: str) -> TeamDesign:

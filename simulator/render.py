@@ -21,8 +21,13 @@ copy of its footprint pushed away from the light) is applied first. Moving piece
 along their image-space displacement during ``style.exposure_s``. Sensor noise comes from a
 seeded bank of precomputed frames (fresh noise per frame at 1080p costs more than the pieces).
 
-Simplification: the goal's posts, crossbar and net are part of the background, so a ball inside
-a goal is drawn over them even where, seen from a tilted camera, the crossbar would hide it.
+With ``style.bars_over_pieces`` the goals' crossbars are drawn over the pieces (and under the
+hands): a bar stands higher than any piece, and the camera looks down from over the field, so a
+ball under the bar as the camera sees it (in the net, or just past the line under a tilted
+camera) is behind it. Without it (the default, as every render before it) the bars are part of
+the background and a ball in the net is drawn over its bar. Simplification: the posts and the
+net are part of the background, so a ball inside a goal is drawn over the net, and over a post
+it lies behind.
 """
 
 from __future__ import annotations
@@ -46,6 +51,7 @@ from simulator.render_static import (
     FILL_BIAS,
     SHIFT,
     SS,
+    crossbars,
     fold_radius,
     gain_map,
     hi_res,
@@ -175,7 +181,15 @@ class Renderer:
         self.w, self.h = camera.image_size
         self._fold_r = fold_radius(camera)
         self.gain = gain_map(camera, table, self.style)  # (h, w, 1) float32
-        self.background = render_background(camera, table, self.style, self.gain, self.rng)
+        # the table under the crossbars (drawn over the pieces, each frame, if the style says
+        # so), and with them: the empty table as the camera sees it
+        over = self.style.bars_over_pieces
+        self._under_bars = render_background(
+            camera, table, self.style, self.gain, self.rng, bars=not over
+        )
+        self._bars = crossbars(camera, table, self.style, self.gain) if over else None
+        self.background = self._under_bars.copy()
+        self._draw_bars(self.background)
         self._noise: list[tuple[U8, U8]] | None = None
         self._noise_i = 0
         self._items_cache: tuple[tuple[object, ...], list[tuple[_Item, Box]]] | None = None
@@ -214,6 +228,7 @@ class Renderer:
         out = self._static_layer(frozenset(occluders)).copy()
         for k in self._paint_order(items, boxes):
             self._draw(out, items[k])
+        self._draw_bars(out)  # over every piece, under the hands
         for hand in frame.hands:
             hand_item = self._hand_item(hand)
             if hand_item is not None:
@@ -227,6 +242,15 @@ class Renderer:
                 if ok:
                     out = np.asarray(cv2.imdecode(buf, cv2.IMREAD_COLOR), np.uint8)
         return out
+
+    def _draw_bars(self, out: U8) -> None:
+        """The crossbars over ``out`` (in place)."""
+        if self._bars is None:
+            return
+        (x0, y0, x1, y1), a, colour = self._bars
+        roi = out[y0:y1, x0:x1].astype(np.float32)
+        mixed = roi * (1.0 - a[:, :, None]) + colour * a[:, :, None]
+        out[y0:y1, x0:x1] = np.clip(mixed + 0.5, 0, 255).astype(np.uint8)
 
     def _static_items(
         self, frame: FrameTruth, static: NDArray[np.bool_]
@@ -267,7 +291,7 @@ class Renderer:
         """
         if self._layer_cache is None or self._layer_cache[0] != skip:
             assert self._items_cache is not None
-            layer = self.background.copy()
+            layer = self._under_bars.copy()
             for k, (item, _) in enumerate(self._items_cache[1]):
                 if k not in skip:
                     self._draw(layer, item)

@@ -19,9 +19,19 @@ from geometry.field import SIDES, FieldModel
 from geometry.tablespec import TableSpec
 from simulator.designs import RenderStyle
 
-__all__ = ["SS", "fold_radius", "gain_map", "hi_res", "inset", "render_background", "safe_points"]
+__all__ = [
+    "SS",
+    "crossbars",
+    "fold_radius",
+    "gain_map",
+    "hi_res",
+    "inset",
+    "render_background",
+    "safe_points",
+]
 
 SS = 4  # supersampling factor of every coverage mask
+FRAME_BGR = (245, 245, 245)  # the goals' posts and crossbars
 SHIFT = 8  # fillPoly sub-pixel bits
 FloatArray = NDArray[np.float64]
 Mask = NDArray[np.float32]
@@ -166,8 +176,11 @@ class _Painter:
             cv2.fillPoly(hi, [hi_res(inset(uv, FILL_BIAS / SS), 0, 0)], 255, cv2.LINE_8, SHIFT)
         return self._resolve(hi)
 
-    def goal(self, field: FieldModel, side: str) -> None:
-        """Net faces (translucent), then the posts and the crossbar of one goal."""
+    def goal(self, field: FieldModel, side: str, bars: bool = True) -> None:
+        """Net faces (translucent), then the posts and (if ``bars``) the crossbar of one goal:
+        in the background, a flat strip of the posts' diameter (the renders measured before
+        :attr:`simulator.designs.RenderStyle.bars_over_pieces`; over the pieces the bar is
+        :meth:`crossbar_mask`'s cylinder)."""
         sp = self.table
         s = -1.0 if side == "left" else 1.0
         posts = field.post_centres(side)
@@ -187,18 +200,41 @@ class _Painter:
         for cx, cy in posts:
             ring = np.column_stack([cx + r * np.cos(ang), cy + r * np.sin(ang)])
             cyl.append(np.concatenate([np.column_stack([ring, np.full(16, z)]) for z in (0.0, gh)]))
-        y0, y1 = posts[0, 1], posts[1, 1]
-        bar = np.array(
-            [
-                (x_in - r, y0, gh - r),
-                (x_in + r, y0, gh + r),
-                (x_in + r, y1, gh + r),
-                (x_in - r, y1, gh - r),
-            ]
-        )
-        white = (245, 245, 245)
-        self.paint(self.solid_mask(cyl, hull=True), white)
-        self.paint(self.solid_mask([bar]), white)
+        self.paint(self.solid_mask(cyl, hull=True), FRAME_BGR)
+        if bars:
+            y0, y1 = posts[0, 1], posts[1, 1]
+            bar = np.array(
+                [
+                    (x_in - r, y0, gh - r),
+                    (x_in + r, y0, gh + r),
+                    (x_in + r, y1, gh + r),
+                    (x_in - r, y1, gh - r),
+                ]
+            )
+            self.paint(self.solid_mask([bar]), FRAME_BGR)
+
+    def crossbar_mask(self, field: FieldModel, side: str) -> Mask:
+        """Coverage of one goal's crossbar: a cylinder of the posts' diameter between their
+        tops, in lengths of 10 mm or less (each the hull of its two end circles as the camera
+        sees them: a lens bends the bar)."""
+        sp = self.table
+        posts = field.post_centres(side)
+        r, gh = sp.post_diameter / 2.0, sp.goal_height
+        ang = np.linspace(0.0, 2.0 * np.pi, 16, endpoint=False)
+        dx, dz = r * np.cos(ang), r * np.sin(ang)
+        n = max(1, int(np.ceil(abs(float(posts[1, 1] - posts[0, 1])) / 10.0)))
+        ys = np.linspace(posts[0, 1], posts[1, 1], n + 1)
+        parts = [
+            np.array(
+                [
+                    (posts[0, 0] + a, y, gh + b)
+                    for y in ys[i : i + 2]
+                    for a, b in zip(dx, dz, strict=True)
+                ]
+            )
+            for i in range(n)
+        ]
+        return self.solid_mask(parts, hull=True)
 
 
 def _densify(poly: FloatArray, step_mm: float) -> FloatArray:
@@ -216,8 +252,10 @@ def render_background(
     style: RenderStyle,
     gain: Mask,
     rng: np.random.Generator,
+    bars: bool = True,
 ) -> NDArray[np.uint8]:
-    """The lit static scene (h, w, 3) BGR uint8: surround, rail, felt, markings, goals."""
+    """The lit static scene (h, w, 3) BGR uint8: surround, rail, felt, markings, goals (their
+    crossbars only if ``bars``: the renderer draws them over the pieces, :func:`crossbars`)."""
     pt = _Painter(camera, table, style)
     field = FieldModel(table)
     region = pt.visible_region()
@@ -237,5 +275,28 @@ def render_background(
     )
     pt.paint(pt.plane_mask([field.painted], region), style.line_bgr)
     for side in SIDES:
-        pt.goal(field, side)
+        pt.goal(field, side, bars)
     return np.clip(pt.img * gain + 0.5, 0, 255).astype(np.uint8)
+
+
+def crossbars(
+    camera: Camera, table: TableSpec, style: RenderStyle, gain: Mask
+) -> tuple[tuple[int, int, int, int], Mask, Mask] | None:
+    """The two crossbars as a layer drawn over the pieces: ``(box, coverage, colour)`` - the
+    pixels' box (x0, y0, x1, y1), each pixel's coverage (h, w) and the bars' lit colour
+    (h, w, 3) within it; None if no bar is in the picture.
+
+    A crossbar stands higher than any piece, and the camera looks down on the field from
+    over it: whatever lies under the bar as the camera sees it (a ball in the net, a tilted
+    camera's ball just past the line) is behind it."""
+    pt = _Painter(camera, table, style)
+    field = FieldModel(table)
+    cover = np.zeros((pt.h, pt.w), np.float32)
+    for side in SIDES:
+        cover = np.maximum(cover, pt.crossbar_mask(field, side))
+    ys, xs = np.nonzero(cover > 0)
+    if not len(ys):
+        return None
+    x0, x1, y0, y1 = int(xs.min()), int(xs.max()) + 1, int(ys.min()), int(ys.max()) + 1
+    colour = np.asarray(FRAME_BGR, np.float32) * gain[y0:y1, x0:x1]
+    return (x0, y0, x1, y1), cover[y0:y1, x0:x1], np.asarray(colour, np.float32)

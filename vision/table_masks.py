@@ -16,6 +16,7 @@ from geometry.tablespec import TableSpec
 
 __all__ = [
     "coverage_map",
+    "crossbar_hulls",
     "felt_region",
     "goal_frames",
     "goal_frames_coverage",
@@ -108,6 +109,36 @@ def goal_frames(camera: Camera, table: TableSpec, margin_px: int = 2) -> U8:
                 cv2.fillPoly(mask, [hull], 1, cv2.LINE_8, 4)
     k = 2 * margin_px + 1
     return np.asarray(cv2.dilate(mask, np.ones((k, k), np.uint8)), np.uint8)
+
+
+def crossbar_hulls(camera: Camera, table: TableSpec, pieces: int = 6) -> list[FloatArray]:
+    """The two goals' crossbars as the camera sees them: convex polygons (n, 2) px, each bar in
+    ``pieces`` lengths (a lens bends it), a cylinder of the posts' diameter between their tops.
+
+    A crossbar stands higher than any piece and the camera looks down from over the field:
+    whatever the bar covers in the image is behind it (a ball in the net, or just past the
+    line under a tilted camera). The ball's fits take these as pieces in front of it."""
+    r, gh = table.post_diameter / 2.0, table.goal_height
+    ang = np.linspace(0.0, 2.0 * np.pi, 12, endpoint=False)
+    cos, sin = r * np.cos(ang), r * np.sin(ang)
+    field = FieldModel(table)
+    out: list[FloatArray] = []
+    for side in ("left", "right"):
+        centres = field.post_centres(side)
+        ys = np.linspace(centres[0, 1], centres[1, 1], pieces + 1)
+        for i in range(pieces):
+            xyz = np.array(
+                [
+                    [centres[0, 0] + c, y, gh + sn]
+                    for y in ys[i : i + 2]
+                    for c, sn in zip(cos, sin, strict=True)
+                ]
+            )
+            uv = camera.table_to_image(xyz)
+            if np.isfinite(uv).all():
+                hull = cv2.convexHull(uv.astype(np.float32))[:, 0]
+                out.append(np.asarray(hull, np.float64))
+    return out
 
 
 def goal_frames_coverage(camera: Camera, table: TableSpec, ss: int = 4, posts: bool = True) -> F32:

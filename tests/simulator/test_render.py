@@ -304,6 +304,42 @@ def test_nearer_piece_occludes_farther() -> None:
         assert np.abs(img[v, u] - expected).max() < 40, img[v, u]
 
 
+@pytest.mark.parametrize("moving", [False, True])
+@pytest.mark.parametrize("over", [True, False])
+def test_the_crossbar_hides_a_ball_under_it(moving: bool, over: bool) -> None:
+    """With ``bars_over_pieces`` a crossbar stands over any piece, as the camera looking down
+    from over the field sees it: a ball under the bar as the camera sees it is behind it.
+    Non-square, tilted toward the goal; at rest (in the cached layer) and moving. Failure
+    rows: the ball beyond the bar's image is drawn, the bare bar is drawn, and without the
+    option (the bars the background's) the ball is drawn over the bar."""
+    cam = _tilted(25.0, (600.0, 0.0), 1000.0, (1200, 900))
+    r = Renderer(TABLE, cam, replace(FLAT, ball_bgr=(30, 140, 250), bars_over_pieces=over))
+    hl, r_post, gh = TABLE.half_length, TABLE.post_diameter / 2.0, TABLE.goal_height
+    bar_uv = cam(np.array([[hl + r_post, 0.0, gh]]))[0]
+    # the footprint whose ball's centre the camera sees where the bar's middle is
+    under = cam.image_to_table(bar_uv[None], 5.0)[0]
+    assert hl < under[0] < hl + TABLE.goal_depth and abs(under[1]) < TABLE.goal_width / 2
+    u, v = np.round(bar_uv).astype(int)
+    button = ("A1", "A", "button", -600.0, 0.0, 50.0, 50.0, 0.0)
+    bare = r.render(_frame([button]), clean=True)
+    for x, hidden in ((under[0], True), (under[0] + 25.0, False)):
+        frame = _frame([("ball", "", "ball", x, under[1], 10.0, 10.0, 0.0), button])
+        if moving:
+            frame = replace(
+                frame, vel_mm_s=np.array([[1.0, 0.0], [0.0, 0.0]]), moving=np.array([True, False])
+            )
+        img = r.render(frame, clean=True)
+        if hidden and over:  # the bar's pixel over the ball's centre: the bar's, not the ball's
+            np.testing.assert_array_equal(img[v, u], bare[v, u])
+        elif hidden:  # the ball drawn over the bar
+            assert np.abs(img[v, u].astype(float) - bare[v, u]).max() > 60
+        else:
+            b = np.round(cam(np.array([[x, under[1], 5.0]]))[0]).astype(int)
+            assert np.abs(img[b[1], b[0]].astype(float) - bare[b[1], b[0]]).max() > 60
+    white = np.array([245.0, 245.0, 245.0]) * r.gain[v, u, 0]
+    assert np.abs(bare[v, u] - white).max() < 3  # the bar itself, on a bare table
+
+
 def test_moving_ball_behind_static_piece_stays_hidden() -> None:
     """The static-layer cache redraws a nearer resting piece over a moving one."""
     cam = _tilted(25.0, (0.0, 0.0), 1000.0, (900, 1200))

@@ -18,11 +18,13 @@ from vision.detect import Detector
 TABLE = load_table("brasileira")
 
 
-def learned_rig(seed: int) -> tuple[Renderer, Detector]:
-    """The renderer and a detector that learned the table as the protocol's rig ``seed``."""
+def learned_rig(seed: int, bars_over: bool = False) -> tuple[Renderer, Detector]:
+    """The renderer and a detector that learned the table as the protocol's rig ``seed``
+    (``bars_over``: its crossbars drawn over the pieces, ``--bars-over``)."""
     rng = np.random.default_rng(seed)
     cam, _, _ = random_camera(rng, TABLE, (1920, 1080))
     style, _, _ = _style(rng)
+    style = replace(style, bars_over_pieces=bars_over)
     if np.mean(style.field_bgr) > 150:
         style = replace(style, ball_bgr=(30, 140, 250))  # as the protocol: orange on pale felt
     renderer = Renderer(TABLE, cam, style, rng=seed)
