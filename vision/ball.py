@@ -230,6 +230,7 @@ class _Model:
         psf_px: float,
         near: NDArray[np.bool_] | None = None,
         hiders: Sequence[FloatArray] = (),
+        bars: Sequence[FloatArray] = (),
     ) -> None:
         self.camera, self.image, self.bg = camera, image, bg
         self.diameter, self.height, self.z0, self.psf = diameter_mm, height_mm, z0_mm, psf_px
@@ -244,6 +245,7 @@ class _Model:
         # say nothing of the ball (nor are they one colour): left out.
         self.seen: F32 | None = None
         self.hide: F32 | None = None
+        hiders = _reaching(hiders, self.uu, self.vv)
         if len(hiders):
             cover = np.max([_coverage(np.asarray(q, float), self.uu, self.vv) for q in hiders], 0)
             if cover.any():
@@ -251,6 +253,19 @@ class _Model:
                 hide = cover if psf_px <= 0 else cv2.GaussianBlur(cover, (0, 0), psf_px)
                 self.hide = np.asarray(hide, np.float32)
                 valid = valid & (self.hide < 0.5)
+        # A crossbar in the table's model (``bars``, px) in front of the ball: it hides what it
+        # covers of the ball, and the pixels it mostly covers say nothing of it; the rest are
+        # the table's (the bar's outline in it) or the ball's. No colour of its own: the table
+        # has it. Only a bar over the ball's reach (a bar beside the ball is table).
+        bars = _reaching(bars, self.uu, self.vv)
+        if len(bars):
+            cover = np.max([_coverage(np.asarray(q, float), self.uu, self.vv) for q in bars], 0)
+            if (cover[near] > 0).any() if near is not None else cover.any():
+                self.seen = np.asarray(
+                    (1.0 - cover) * (1.0 if self.seen is None else self.seen), np.float32
+                )
+                blurred = cover if psf_px <= 0 else cv2.GaussianBlur(cover, (0, 0), psf_px)
+                valid = valid & (blurred < 0.5)
         self.valid = valid
         # A cast shadow (the felt uniformly darker) is the felt's, not the ball's: the pixels
         # around the ball have their background darkened up to 0.55 x to match them. The
@@ -355,6 +370,7 @@ def fit_ball(
     z0_mm: float = 0.0,
     iterations: int = 6,
     hiders: Sequence[FloatArray] = (),
+    bars: Sequence[FloatArray] = (),
 ) -> BallFit | None:
     """Fit the ball near ``xy0_mm`` (footprint, table mm); None when it leaves the image.
 
@@ -362,8 +378,10 @@ def fit_ball(
     ``excluded`` (h, w) marks pixels of other pieces and hands; ``streak0_px`` an initial motion
     streak (the streak is fitted when it is at least a pixel long); ``hiders`` the silhouettes
     (convex polygons (n, 2), px) of pieces that may stand in front of the ball: what they cover
-    is hidden from the model (a goalkeeper beside the ball, its box taller than the ball).
-    ``visible`` is then the share of the silhouette neither hidden nor excluded.
+    is hidden from the model (a goalkeeper beside the ball, its box taller than the ball);
+    ``bars`` those of the crossbars, which stand in front of a ball under them and which the
+    background has already. ``visible`` is then the share of the silhouette neither hidden
+    nor excluded.
     """
     h, w = image_bgr.shape[:2]
     p = np.array([float(xy0_mm[0]), float(xy0_mm[1])])
@@ -407,6 +425,7 @@ def fit_ball(
                 psf_px,
                 near=reach,
                 hiders=hiders,
+                bars=bars,
             )
         r0, jac_xy = model.residual_jac(p)
         jac = np.empty((len(r0), len(p)))
@@ -433,7 +452,7 @@ def fit_ball(
     except np.linalg.LinAlgError:
         sigma = float("nan")
     seen_px = float(full[model.valid].sum())
-    if model.hide is not None and seen_px < _MIN_SEEN_PX:
+    if model.seen is not None and seen_px < _MIN_SEEN_PX:
         return None  # hidden all but a pixel or two: the hider's edge alone was fitted
     total = float(np.sum(model.d**2))
     if model.hide is not None:
@@ -484,6 +503,25 @@ def _share_in_image(outline: FloatArray, w: int, h: int) -> float:
     return float(np.clip(area / total, 0.0, 1.0))
 
 
+def _reaching(hiders: Sequence[FloatArray], uu: F32, vv: F32) -> list[FloatArray]:
+    """The polygons of ``hiders`` whose bounding box reaches the window of pixel centres
+    ``uu``, ``vv`` (grown by a pixel: a polygon's coverage blurs past its edge)."""
+    if not len(hiders) or not uu.size:
+        return []
+    u0, u1, v0, v1 = float(uu.min()), float(uu.max()), float(vv.min()), float(vv.max())
+    out = []
+    for q in hiders:
+        a = np.asarray(q, float)
+        if len(a) and not (
+            a[:, 0].max() < u0 - 1.0
+            or a[:, 0].min() > u1 + 1.0
+            or a[:, 1].max() < v0 - 1.0
+            or a[:, 1].min() > v1 + 1.0
+        ):
+            out.append(a)
+    return out
+
+
 def hidden_share(
     camera: Camera,
     xy_mm: FloatArray,
@@ -499,6 +537,9 @@ def hidden_share(
         return 0.0
     (x0, y0), (x1, y1) = np.floor(outline.min(axis=0)) - 2, np.ceil(outline.max(axis=0)) + 2
     vv, uu = np.mgrid[y0 : y1 + 1, x0 : x1 + 1].astype(np.float32)
+    hiders = _reaching(hiders, uu, vv)
+    if not hiders:
+        return 0.0
     ball = _coverage(outline, uu, vv)
     cover = np.max([_coverage(np.asarray(q, float), uu, vv) for q in hiders], axis=0)
     return float((ball * cover).sum() / max(float(ball.sum()), 1e-9))

@@ -42,6 +42,7 @@ from vision.ball_search import (
     _HAND_MIN_VISIBLE,
     _STILL_VISIBLE,
     _skin_about,
+    ball_bars,
     ball_fit_ok,
     ball_hiders,
     colour_nearer_hand,
@@ -230,6 +231,7 @@ def _still_ball_kept(
         sz.ball_height,
         excluded=excluded,
         hiders=ball_hiders(solids),
+        bars=ball_bars(det),
     )
     if fit is None or not ball_fit_ok(fit):
         return None
@@ -395,6 +397,7 @@ def ball_by_hand(
             sz.ball_height,
             excluded=excluded,
             hiders=hiders,
+            bars=ball_bars(det),
         )
         if fit is None or not ball_fit_ok(fit):
             continue

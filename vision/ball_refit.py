@@ -15,7 +15,14 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.ball import BallFit, ball_outline, fit_ball
-from vision.ball_search import _TOUCH_MM, _nearest_point, ball_fit_ok, ball_masks, beside_a_piece
+from vision.ball_search import (
+    _TOUCH_MM,
+    _nearest_point,
+    ball_bars,
+    ball_fit_ok,
+    ball_masks,
+    beside_a_piece,
+)
 from vision.solids import Solid
 
 if TYPE_CHECKING:
@@ -71,6 +78,7 @@ def refit(
             excluded=excluded,
             streak0_px=streak0_px,
             hiders=hiders,
+            bars=ball_bars(det),
         )
         again = beside_a_piece(det, img, bgf, again, solids, excluded, hiders, hands)
         if round_ and not ball_fit_ok(again):

@@ -7,6 +7,7 @@ the centre or a penalty mark looked for there; a fresh fit about a known place
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import replace
@@ -20,6 +21,7 @@ from geometry.field import FieldModel
 from vision.ball import (
     ON_SPOT_MM,
     BallFit,
+    _coverage,
     ball_on_spots,
     fit_ball,
     hidden_share,
@@ -29,7 +31,9 @@ from vision.ball import (
 from vision.foreground import _SHADOW_K
 from vision.solids import (
     Solid,
+    unshadowed_distance,
 )
+from vision.table_masks import crossbar_hulls
 from vision.track_types import TrackerConfig
 
 if TYPE_CHECKING:
@@ -97,6 +101,9 @@ _LOST_TOP_MM_S = TrackerConfig().max_speed_mm_s[2]  # the tracker's top speed fo
 _LOST_ANGLE_DEG = 25.0
 _ON_FRAME = 0.7  # a blob this much on a goal's crossbar is the goal's (a ball: about half)
 _HIDDEN = 0.9  # a fit that sees less of its silhouette is partly hidden (beside a piece)
+# a fit a crossbar hides this much of (or more) may read its colour mixed with the felt's, the
+# ball's share down to _DILUTED (:func:`_diluted`)
+_BAR_HIDES, _DILUTED = 0.2, 0.4
 # a ball's fit this near a goalkeeper's box may be against it (:func:`touching_box`): such fits
 # stopped 1-2.5 mm from where the ball was, and the box's own fit beside a ball 3-4 mm off
 _TOUCH_MM = 8.0
@@ -111,6 +118,12 @@ _IN_FRONT = (
     0.99  # a box that would hide more of a ball against it than its soft edge stands in front
 )
 _BAR_LIKE = 60.0  # summed channel distance of a blob's colour from the felt-to-bar colour line
+_BAR_PIECES = 48  # each crossbar in lengths of 3-4 mm, each in front of a ball where shown
+# a length shows the bar where this share of its pixels does (its outline's mix the bar with
+# what lies under it, a ball under it too)
+_BAR_SHOWN = 0.5
+_BAR_NEAR = 45.0  # a crossbar's pixel this near the bar's colour (unshadowed distance) shows it
+_BALL_BESIDE_BAR = 3  # pixels of another colour beside a blob on a bar: a ball under it
 _SPLIT = 3.0  # blobs larger than this many balls are also tried without their table-like pixels
 # A still's fit beside a hand (no ball's colour learned, no place it was): the hand's own
 # colour at any brightness (chromaticity, summed over the channels, within this) is the hand -
@@ -130,7 +143,8 @@ def ball_masks(
     blurred edge), and the goalkeepers' silhouettes (px), which may stand in front of the ball
     and hide part of it (:func:`vision.ball.fit_ball`'s ``hiders``). A box is taller than the
     ball: grown as a button is, its edge took most of the sliver of a ball beside it (39 of a
-    6-pixel ball's 40 pixels, where the box covers 22) and its fit slid off along the edge."""
+    6-pixel ball's 40 pixels, where the box covers 22) and its fit slid off along the edge.
+    (The crossbars in front of a ball: :func:`ball_bars`.)"""
     others = [x for x in solids if x.kind != "goalkeeper"]
     return det._excluded(others, hands), ball_hiders(solids)
 
@@ -140,6 +154,71 @@ def ball_hiders(solids: list[Solid]) -> list[FloatArray]:
     silhouettes, px)."""
     keepers = [x for x in solids if x.kind == "goalkeeper" and len(x.hull)]
     return [np.asarray(x.hull, np.float64) for x in keepers]
+
+
+def ball_bars(det: Detector) -> list[FloatArray]:
+    """The crossbars in front of a ball under them (:func:`vision.ball.fit_ball`'s ``bars``):
+    in a video, the lengths the image shows (:func:`crossbars`; the learned table has them). A
+    still's model of the table lacks the goals' frames: none (as before them)."""
+    return crossbars(det) if det.learned else []
+
+
+def crossbars(det: Detector) -> list[FloatArray]:
+    """The lengths of the goals' crossbars (:func:`vision.table_masks.crossbar_hulls`, in
+    :data:`_BAR_PIECES` each) that show the bar on this frame (:func:`_bar_shown`): in front of
+    a ball under them, as a goalkeeper's box beside it is.
+
+    A bar stands higher than any piece and the camera looks down from over the field, so a
+    ball under the bar's image is behind it. A length whose pixels show something else has it
+    in front of the bar (a hand; a renderer that draws the ball over the bar): what is there is
+    seen, and read as it is (taken for hidden, a ball drawn over the bar on the goal-line
+    protocol's rig 300 was lost: 10 calls of 160 outside +/-0.5 mm)."""
+    if det._bar_hulls is None:
+        hulls = crossbar_hulls(det.camera, det.table, _BAR_PIECES)
+        w, h = det.camera.image_size
+        pixels = []
+        for q in hulls:
+            (x0, y0), (x1, y1) = np.floor(q.min(axis=0)), np.ceil(q.max(axis=0))
+            x0, y0 = max(int(x0), 0), max(int(y0), 0)
+            x1, y1 = min(int(x1) + 1, w), min(int(y1) + 1, h)
+            if x1 <= x0 or y1 <= y0:
+                pixels.append((np.zeros(0, np.intp), np.zeros(0, np.intp)))
+                continue
+            vv, uu = np.mgrid[y0:y1, x0:x1].astype(np.float32)
+            ys, xs = np.nonzero(_coverage(q, uu, vv) > 0.0)
+            pixels.append((ys + y0, xs + x0))
+        det._bar_hulls = (hulls, pixels)
+    if det._bars_front is None:
+        hulls, pixels = det._bar_hulls
+        shown = _bar_shown(det, pixels)
+        det._bars_front = [q for q, ok in zip(hulls, shown, strict=True) if ok]
+    return det._bars_front
+
+
+def _bar_shown(
+    det: Detector, pixels: list[tuple[NDArray[np.intp], NDArray[np.intp]]]
+) -> list[bool]:
+    """For each length of the crossbars (its pixels), whether the last image shows the bar
+    there as the learned table has it: :data:`_BAR_SHOWN` of its pixels or more within
+    :data:`_BAR_NEAR` of the table's colour (a still's model lacks the goals' frames: every
+    length, unread).
+
+    A bar over a ball is two or three pixels across, and its outline's pixels mix in the
+    ball's colour (an orange ball under the bar on rig 300: 9-85 levels from the table's
+    colour, three quarters of each length's pixels within 45; drawn over the bar, 49-117,
+    none). A white ball over a white bar is the bar's colour either way: taken for the bar,
+    its pixels say nothing of the ball against the table there."""
+    img = det._last_image
+    if img is None or not det.learned or not pixels:
+        return [True] * len(pixels)
+    bgf = det._bg_full()
+    ys = np.concatenate([p[0] for p in pixels])
+    xs = np.concatenate([p[1] for p in pixels])
+    ok = unshadowed_distance(img[ys, xs].astype(np.float32), bgf[ys, xs]) < _BAR_NEAR
+    ends = np.cumsum([0] + [len(p[0]) for p in pixels])
+    return [
+        bool(ok[a:b].mean() >= _BAR_SHOWN) if b > a else True for a, b in itertools.pairwise(ends)
+    ]
 
 
 def _hulls_mask(shape: tuple[int, ...], hulls: list[FloatArray]) -> NDArray[np.bool_]:
@@ -248,6 +327,7 @@ def beside_a_piece(
             sz.ball_height,
             excluded=excluded,
             hiders=hiders,
+            bars=ball_bars(det),
         )
         if again is not None and ball_fit_ok(again) and again.rms < best.rms:
             best = again
@@ -294,6 +374,7 @@ def against_a_button(
         sz.ball_height,
         excluded=det._excluded(others, hands),
         hiders=[*hiders, np.asarray(button.hull, np.float64)],
+        bars=ball_bars(det),
     )
     if not ball_fit_ok(again) or np.hypot(*again.streak_px) >= 1.0:  # type: ignore[union-attr]
         return None
@@ -406,7 +487,33 @@ def _bar_coloured(det: Detector, img: U8, bars: NDArray[np.bool_], uv: FloatArra
     v = np.clip(np.round(uv[:, 1]).astype(np.intp), 0, h - 1)
     colour = img[v, u].astype(np.float64).mean(axis=0) - felt
     a = float(np.clip(colour @ bar / max(float(bar @ bar), 1e-9), -1.0, 1.2))
-    return float(np.abs(colour - a * bar).sum()) < _BAR_LIKE
+    if float(np.abs(colour - a * bar).sum()) >= _BAR_LIKE:
+        return False
+    # a ball under the bar: its blob's few pixels are the bar's middle, the ball shows beside
+    # it (an orange ball on a pale felt, half under the bar at the goal line: its one or two
+    # coarse pixels read white, the ball lost). Pixels off the bar within a ball's width of
+    # the blob, of neither the felt's nor the bar's colours, are no ghost's
+    r = math.ceil(det.sizes.ball_diameter / max(det._scale(), 1e-3))
+    x0, x1, y0, y1 = max(0, cu - r), min(w, cu + r + 1), max(0, cv_ - r), min(h, cv_ + r + 1)
+    # (and unlike the table's model there: the net and the post beside the bar are of other
+    # colours, and are the table's)
+    off_bar = ~bars[y0:y1, x0:x1]
+    seen = img[y0:y1, x0:x1][off_bar].astype(np.float64)
+    if not len(seen):
+        return True
+    if det.ball_colour is not None:
+        # the ball's colour learned (a video): that colour, lit or shaded (a goalkeeper's box
+        # beside the bar is of another colour, and no ball)
+        # mixed with the felt's, as the slivers either side of the bar are
+        ball = np.minimum(np.asarray(det.ball_colour, np.float64), 255.0)
+        other = _diluted(seen, ball, felt) < _BAR_LIKE
+    else:
+        near = seen - felt
+        along = np.clip(near @ bar / max(float(bar @ bar), 1e-9), -1.0, 1.2)
+        other = np.abs(near - along[:, None] * bar).sum(axis=1) >= _BAR_LIKE
+    model = det.bg.roi(x0, y0, x1, y1)[off_bar].astype(np.float64)
+    other &= np.abs(seen - model).sum(axis=1) >= _BAR_LIKE
+    return int(other.sum()) < _BALL_BESIDE_BAR
 
 
 def hand_colour(
@@ -943,6 +1050,7 @@ def find_ball(
             excluded=ball_excluded,
             streak0_px=streak_px,
             hiders=hiders,
+            bars=ball_bars(det),
         )
 
     scored: list[tuple[float, BallFit]] = []
@@ -1219,8 +1327,33 @@ def ball_score(
         k = 1.0
         if fit.visible < _HIDDEN or shaded:
             k = float(np.clip(fit.colour_bgr @ ref / max(float(ref @ ref), 1e-9), 0.55, 1.0))
-        score *= math.exp(-float(np.linalg.norm(fit.colour_bgr - k * ref)) / 80.0)
+        off = float(np.linalg.norm(fit.colour_bgr - k * ref))
+        if fit.visible < _HIDDEN and under_a_bar(det, fit):
+            off = min(off, float(_diluted(fit.colour_bgr, ref, felt.astype(np.float64))))
+        score *= math.exp(-off / 80.0)
     return score
+
+
+def under_a_bar(det: Detector, fit: BallFit) -> bool:
+    """Whether a crossbar hides :data:`_BAR_HIDES` of the fit's silhouette or more."""
+    sz = det.sizes
+    bars = crossbars(det)
+    share = hidden_share(det.camera, fit.xy_mm, sz.ball_diameter, sz.ball_height, bars)
+    return share >= _BAR_HIDES
+
+
+def _diluted(colour_bgr: FloatArray, ball_bgr: FloatArray, felt_bgr: FloatArray) -> FloatArray:
+    """The distance of a fit's colour (or of each of (n, 3) colours) from the ball's mixed
+    with the felt's (the ball's share :data:`_DILUTED` to 1).
+
+    A ball under a crossbar shows two slivers either side of it, a pixel or two wide: the
+    fit's colour is read from pixels the lens mixes with the felt's and the bar's, and came
+    out halfway to the felt (an orange ball on a pale felt, half under the bar at the goal
+    line: 55 levels from the ball's, 0.87 of its pixels explained, 0.06 mm off; scored 0.23,
+    lost, and the goal-line call with it)."""
+    d = felt_bgr - ball_bgr
+    a = np.clip((colour_bgr - ball_bgr) @ d / max(float(d @ d), 1e-9), 0.0, 1.0 - _DILUTED)
+    return np.asarray(np.linalg.norm(colour_bgr - (ball_bgr + a[..., None] * d), axis=-1))
 
 
 def on_the_table(det: Detector, fit: BallFit) -> bool:

@@ -41,6 +41,7 @@ from vision.ball_search import (
     _LOST_TOP_MM_S,
     _TOUCH_MM,
     _nearest_point,
+    ball_bars,
     ball_fit_ok,
     ball_masks,
     beside_a_piece,
@@ -158,6 +159,7 @@ def ball_where_it_was(
         excluded=excluded,
         streak0_px=streak,
         hiders=hiders,
+        bars=ball_bars(det),
     )
     if fit is None or not ball_fit_ok(fit):
         return None

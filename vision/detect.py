@@ -367,6 +367,11 @@ class Detector:
         self._floor = 0.0  # the felt's typical distance to the table's model in this image
         self._frames_mask: NDArray[np.bool_] | None = None  # the goals' posts and crossbars
         self._bars_mask: NDArray[np.bool_] | None = None  # the crossbars, no margin
+        # the crossbars' lengths (px) and each one's pixels; those shown on this image
+        self._bar_hulls: (
+            tuple[list[NDArray[np.float64]], list[tuple[NDArray[np.intp], NDArray[np.intp]]]] | None
+        ) = None
+        self._bars_front: list[NDArray[np.float64]] | None = None
         self.ball_colour: FloatArray | None = None
         # the last ball found in a video and the frame (``_frames``) it was found on, and the
         # one found before it (where the ball should be next: :func:`predicted_ball`)
@@ -523,6 +528,7 @@ class Detector:
         pieces_fg = fg & ~hands
         bgf = self._bg_full()
         self._floor = noise_floor(img, bgf, self.bg._gain_idx)
+        self._bars_front = None  # the crossbars' lengths shown on this image (ball_search)
         kept, ball = self.memory.unchanged(sub, hands) if self.learned else ([], None)
         if self.learned:  # a goalkeeper beside a hand: from where it stood first
             kept = kept + keepers_again(self, img, bgf, kept, hands)
