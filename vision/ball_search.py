@@ -158,9 +158,23 @@ def ball_hiders(solids: list[Solid]) -> list[FloatArray]:
 
 def ball_bars(det: Detector) -> list[FloatArray]:
     """The crossbars in front of a ball under them (:func:`vision.ball.fit_ball`'s ``bars``):
-    in a video, the lengths the image shows (:func:`crossbars`; the learned table has them). A
-    still's model of the table lacks the goals' frames: none (as before them)."""
-    return crossbars(det) if det.learned else []
+    in a video, once the ball's colour is learned and unlike the bars', the lengths the image
+    shows (:func:`crossbars`; the learned table has them). A still's model of the table lacks
+    the goals' frames: none (as before them). A ball of the bar's colour (white on a white
+    bar) under it is not told from the bar, nor from its ghost where a goalkeeper hid it while
+    the table was learned: its fits there, the bar taken for in front, explained that ghost
+    (rig 330: a false ball 32 mm inside the goal); none for it."""
+    if not det.learned or det.ball_colour is None:
+        return []
+    bars = crossbars(det)
+    if not bars:
+        return bars
+    assert det._bar_hulls is not None
+    ys = np.concatenate([p[0] for p in det._bar_hulls[1]])
+    xs = np.concatenate([p[1] for p in det._bar_hulls[1]])
+    bar = np.median(det._bg_full()[ys, xs], axis=0).astype(np.float64)
+    ball = np.minimum(np.asarray(det.ball_colour, np.float64), 255.0)
+    return bars if float(np.abs(ball - bar).sum()) >= _BAR_LIKE else []
 
 
 def crossbars(det: Detector) -> list[FloatArray]:
@@ -502,9 +516,9 @@ def _bar_coloured(det: Detector, img: U8, bars: NDArray[np.bool_], uv: FloatArra
     if not len(seen):
         return True
     if det.ball_colour is not None:
-        # the ball's colour learned (a video): that colour, lit or shaded (a goalkeeper's box
-        # beside the bar is of another colour, and no ball)
-        # mixed with the felt's, as the slivers either side of the bar are
+        # the ball's colour learned (a video): that colour mixed with the felt's, as the
+        # slivers either side of the bar are (a goalkeeper's box beside the bar is of another
+        # colour, and no ball)
         ball = np.minimum(np.asarray(det.ball_colour, np.float64), 255.0)
         other = _diluted(seen, ball, felt) < _BAR_LIKE
     else:
