@@ -231,7 +231,6 @@ def _still_ball_kept(
         sz.ball_height,
         excluded=excluded,
         hiders=ball_hiders(solids),
-        bars=ball_bars(det),
     )
     if fit is None or not ball_fit_ok(fit):
         return None

@@ -164,17 +164,19 @@ def ball_bars(det: Detector) -> list[FloatArray]:
     bar) under it is not told from the bar, nor from its ghost where a goalkeeper hid it while
     the table was learned: its fits there, the bar taken for in front, explained that ghost
     (rig 330: a false ball 32 mm inside the goal); none for it."""
+    return crossbars(det) if _ball_unlike_bars(det) else []
+
+
+def _ball_unlike_bars(det: Detector) -> bool:
+    """Whether, in a video, the ball's learned colour is unlike the crossbars' in the table
+    (:data:`_BAR_LIKE` or more, summed over the channels): a ball that can be told from a bar
+    over it."""
     if not det.learned or det.ball_colour is None:
-        return []
-    bars = crossbars(det)
-    if not bars:
-        return bars
-    assert det._bar_hulls is not None
-    ys = np.concatenate([p[0] for p in det._bar_hulls[1]])
-    xs = np.concatenate([p[1] for p in det._bar_hulls[1]])
-    bar = np.median(det._bg_full()[ys, xs], axis=0).astype(np.float64)
+        return False
+    crossbars(det)
+    assert det._bars_front is not None
     ball = np.minimum(np.asarray(det.ball_colour, np.float64), 255.0)
-    return bars if float(np.abs(ball - bar).sum()) >= _BAR_LIKE else []
+    return float(np.abs(ball - det._bars_front[1]).sum()) >= _BAR_LIKE
 
 
 def crossbars(det: Detector) -> list[FloatArray]:
@@ -190,32 +192,35 @@ def crossbars(det: Detector) -> list[FloatArray]:
     if det._bar_hulls is None:
         hulls = crossbar_hulls(det.camera, det.table, _BAR_PIECES)
         w, h = det.camera.image_size
-        pixels = []
+        rows, cols, counts = [], [], [0]
         for q in hulls:
             (x0, y0), (x1, y1) = np.floor(q.min(axis=0)), np.ceil(q.max(axis=0))
             x0, y0 = max(int(x0), 0), max(int(y0), 0)
             x1, y1 = min(int(x1) + 1, w), min(int(y1) + 1, h)
-            if x1 <= x0 or y1 <= y0:
-                pixels.append((np.zeros(0, np.intp), np.zeros(0, np.intp)))
-                continue
-            vv, uu = np.mgrid[y0:y1, x0:x1].astype(np.float32)
-            ys, xs = np.nonzero(_coverage(q, uu, vv) > 0.0)
-            pixels.append((ys + y0, xs + x0))
-        det._bar_hulls = (hulls, pixels)
+            ys = xs = np.zeros(0, np.intp)
+            if x1 > x0 and y1 > y0:
+                vv, uu = np.mgrid[y0:y1, x0:x1].astype(np.float32)
+                ys, xs = np.nonzero(_coverage(q, uu, vv) > 0.0)
+            rows.append(ys + y0)
+            cols.append(xs + x0)
+            counts.append(len(ys))
+        ends = np.cumsum(counts)
+        det._bar_hulls = (hulls, np.concatenate(rows), np.concatenate(cols), ends)
     if det._bars_front is None:
-        hulls, pixels = det._bar_hulls
-        shown = _bar_shown(det, pixels)
-        det._bars_front = [q for q, ok in zip(hulls, shown, strict=True) if ok]
-    return det._bars_front
+        hulls = det._bar_hulls[0]
+        shown, bar = _bar_shown(det, *det._bar_hulls[1:])
+        det._bars_front = ([q for q, ok in zip(hulls, shown, strict=True) if ok], bar)
+    return det._bars_front[0]
 
 
 def _bar_shown(
-    det: Detector, pixels: list[tuple[NDArray[np.intp], NDArray[np.intp]]]
-) -> list[bool]:
-    """For each length of the crossbars (its pixels), whether the last image shows the bar
-    there as the learned table has it: :data:`_BAR_SHOWN` of its pixels or more within
-    :data:`_BAR_NEAR` of the table's colour (a still's model lacks the goals' frames: every
-    length, unread).
+    det: Detector, ys: NDArray[np.intp], xs: NDArray[np.intp], ends: NDArray[np.intp]
+) -> tuple[list[bool], FloatArray]:
+    """For each length of the crossbars (its pixels ``ys``, ``xs``, the k-th's from
+    ``ends[k]`` to ``ends[k + 1]``), whether the last image shows the bar there as the learned
+    table has it: :data:`_BAR_SHOWN` of its pixels or more within :data:`_BAR_NEAR` of the
+    table's colour (a still's model lacks the goals' frames: every length, unread); and the
+    bars' colour in the table (their pixels' median; NaN on a still).
 
     A bar over a ball is two or three pixels across, and its outline's pixels mix in the
     ball's colour (an orange ball under the bar on rig 300: 9-85 levels from the table's
@@ -223,16 +228,15 @@ def _bar_shown(
     none). A white ball over a white bar is the bar's colour either way: taken for the bar,
     its pixels say nothing of the ball against the table there."""
     img = det._last_image
-    if img is None or not det.learned or not pixels:
-        return [True] * len(pixels)
-    bgf = det._bg_full()
-    ys = np.concatenate([p[0] for p in pixels])
-    xs = np.concatenate([p[1] for p in pixels])
-    ok = unshadowed_distance(img[ys, xs].astype(np.float32), bgf[ys, xs]) < _BAR_NEAR
-    ends = np.cumsum([0] + [len(p[0]) for p in pixels])
-    return [
+    n = len(ends) - 1
+    if img is None or not det.learned or not len(ys):
+        return [True] * n, np.full(3, np.nan)
+    table = det._bg_full()[ys, xs]
+    ok = unshadowed_distance(img[ys, xs].astype(np.float32), table) < _BAR_NEAR
+    shown = [
         bool(ok[a:b].mean() >= _BAR_SHOWN) if b > a else True for a, b in itertools.pairwise(ends)
     ]
+    return shown, np.median(table, axis=0).astype(np.float64)
 
 
 def _hulls_mask(shape: tuple[int, ...], hulls: list[FloatArray]) -> NDArray[np.bool_]:
@@ -505,26 +509,24 @@ def _bar_coloured(det: Detector, img: U8, bars: NDArray[np.bool_], uv: FloatArra
         return False
     # a ball under the bar: its blob's few pixels are the bar's middle, the ball shows beside
     # it (an orange ball on a pale felt, half under the bar at the goal line: its one or two
-    # coarse pixels read white, the ball lost). Pixels off the bar within a ball's width of
-    # the blob, of neither the felt's nor the bar's colours, are no ghost's
+    # coarse pixels read white, the ball lost). In a video whose ball is unlike the bars,
+    # pixels off the bar within a ball's width of the blob of the ball's colour mixed with
+    # the felt's (as the slivers either side of the bar are), and unlike the table's model
+    # there (the net and the post beside the bar are the table's), are no ghost's. Not for a
+    # ball of the bar's colour, nor by other colours than the ball's: a goalkeeper or a hand
+    # beside a bar's ghost made it no ghost, searched on every frame
+    # (tests/vision/test_ball_struck.py: the search a ball found again ends saved no fit)
+    if not _ball_unlike_bars(det):
+        return True
+    assert det.ball_colour is not None
     r = math.ceil(det.sizes.ball_diameter / max(det._scale(), 1e-3))
     x0, x1, y0, y1 = max(0, cu - r), min(w, cu + r + 1), max(0, cv_ - r), min(h, cv_ + r + 1)
-    # (and unlike the table's model there: the net and the post beside the bar are of other
-    # colours, and are the table's)
     off_bar = ~bars[y0:y1, x0:x1]
     seen = img[y0:y1, x0:x1][off_bar].astype(np.float64)
     if not len(seen):
         return True
-    if det.ball_colour is not None:
-        # the ball's colour learned (a video): that colour mixed with the felt's, as the
-        # slivers either side of the bar are (a goalkeeper's box beside the bar is of another
-        # colour, and no ball)
-        ball = np.minimum(np.asarray(det.ball_colour, np.float64), 255.0)
-        other = _diluted(seen, ball, felt) < _BAR_LIKE
-    else:
-        near = seen - felt
-        along = np.clip(near @ bar / max(float(bar @ bar), 1e-9), -1.0, 1.2)
-        other = np.abs(near - along[:, None] * bar).sum(axis=1) >= _BAR_LIKE
+    ball = np.minimum(np.asarray(det.ball_colour, np.float64), 255.0)
+    other = _diluted(seen, ball, felt) < _BAR_LIKE
     model = det.bg.roi(x0, y0, x1, y1)[off_bar].astype(np.float64)
     other &= np.abs(seen - model).sum(axis=1) >= _BAR_LIKE
     return int(other.sum()) < _BALL_BESIDE_BAR

@@ -367,11 +367,12 @@ class Detector:
         self._floor = 0.0  # the felt's typical distance to the table's model in this image
         self._frames_mask: NDArray[np.bool_] | None = None  # the goals' posts and crossbars
         self._bars_mask: NDArray[np.bool_] | None = None  # the crossbars, no margin
-        # the crossbars' lengths (px) and each one's pixels; those shown on this image
+        # the crossbars' lengths (px) and their pixels (rows, columns, each length's end); on
+        # this image, the lengths shown and the bars' colour in the table (ball_search)
         self._bar_hulls: (
-            tuple[list[NDArray[np.float64]], list[tuple[NDArray[np.intp], NDArray[np.intp]]]] | None
+            tuple[list[FloatArray], NDArray[np.intp], NDArray[np.intp], NDArray[np.intp]] | None
         ) = None
-        self._bars_front: list[NDArray[np.float64]] | None = None
+        self._bars_front: tuple[list[FloatArray], FloatArray] | None = None
         self.ball_colour: FloatArray | None = None
         # the last ball found in a video and the frame (``_frames``) it was found on, and the
         # one found before it (where the ball should be next: :func:`predicted_ball`)
