@@ -624,3 +624,49 @@ def test_refresh_does_not_take_a_shadow_into_the_table(factor: float, blended: b
     assert moved[painted].all() == blended and moved[painted].any() == blended
     assert not moved[~painted].any()
     assert (bg._refreshed > 0).all() == blended
+
+
+def _reaching_one_by_one(hiders: list[np.ndarray], uu: np.ndarray, vv: np.ndarray) -> list[int]:
+    """The polygons whose bounding box, grown by a pixel, reaches the window: one at a time."""
+    u0, u1, v0, v1 = uu.min(), uu.max(), vv.min(), vv.max()
+    return [
+        i
+        for i, a in enumerate(hiders)
+        if len(a)
+        and not (
+            a[:, 0].max() < u0 - 1.0
+            or a[:, 0].min() > u1 + 1.0
+            or a[:, 1].max() < v0 - 1.0
+            or a[:, 1].min() > v1 + 1.0
+        )
+    ]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_polygons_reaching_a_fit_are_the_ones_tested_one_by_one(seed: int) -> None:
+    """:func:`vision.ball._reaching` tests every polygon's bounding box at once (a fit meets
+    up to a hundred: the crossbars' lengths, pieces, hands): the same polygons, in order, as
+    the test one polygon at a time, with empty polygons, a polygon with a NaN vertex (kept,
+    as a comparison with NaN is false) and ones touching the grown window's edge."""
+    from vision.ball import _reaching
+
+    rng = np.random.default_rng(seed)
+    x0, y0 = rng.uniform(0, 200, 2)
+    vv, uu = np.mgrid[0:11, 0:17].astype(np.float32)
+    uu, vv = uu + np.float32(x0), vv + np.float32(y0)
+    hiders: list[np.ndarray] = []
+    for _ in range(int(rng.integers(1, 120))):
+        n = int(rng.integers(0, 9))
+        c = rng.uniform([x0 - 40, y0 - 40], [x0 + 56, y0 + 50])
+        hiders.append(c + rng.uniform(-8, 8, (n, 2)))
+    # a box ending exactly a pixel short of the window, one just inside that, a NaN vertex
+    hiders.append(np.array([[x0 - 9.0, y0], [float(uu.min()) - 1.0, y0 + 3]]))
+    hiders.append(np.array([[x0 - 9.0, y0], [float(uu.min()) - 1.0 - 1e-3, y0 + 3]]))
+    hiders.append(np.array([[np.nan, y0 + 5], [x0 + 900, y0 + 5]]))
+    got = _reaching(hiders, uu, vv)
+    want = _reaching_one_by_one(hiders, uu, vv)
+    assert len(got) == len(want)
+    for g, i in zip(got, want, strict=True):
+        assert np.array_equal(g, hiders[i], equal_nan=True)
+    assert len(hiders) - 1 in want  # the NaN vertex's polygon
+    assert 0 < len(want) < len(hiders)  # the draw keeps some and leaves some out
