@@ -406,6 +406,8 @@ class Detector:
         self._mm_per_px = float(np.median(vals)) if len(vals) else 1.0
         inner = cv2.erode(self._region.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0
         self._rim = self._region & ~inner
+        # where an arm crosses the rim: not in a goal (its net joins a hand reaching into it)
+        self._arm_rim = self._rim & (self.bg.goals[o :: self.stride, o :: self.stride] == 0)
         lines = cv2.dilate((self.bg.markings > 0.05).astype(np.uint8), np.ones((5, 5), np.uint8))
         self._lines = lines[o :: self.stride, o :: self.stride] > 0
 
@@ -524,7 +526,7 @@ class Detector:
                 x, y, bw, bh = stats[k, :4]
                 win = (slice(y, y + bh), slice(x, x + bw))
                 blob = labels[win] == k
-                hands[win] |= hand_mask(sub[win], blob, self._rim[win])
+                hands[win] |= hand_mask(sub[win], blob, self._rim[win], arm_rim=self._arm_rim[win])
         hands = cv2.dilate(hands.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
         pieces_fg = fg & ~hands
         bgf = self._bg_full()

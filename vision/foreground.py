@@ -92,15 +92,25 @@ def _below(thr: float) -> int:
 
 
 def hand_mask(
-    sub_bgr: U8, blob: NDArray[np.bool_], rim: NDArray[np.bool_], colour_tol: float = 60.0
+    sub_bgr: U8,
+    blob: NDArray[np.bool_],
+    rim: NDArray[np.bool_],
+    colour_tol: float = 60.0,
+    arm_rim: NDArray[np.bool_] | None = None,
 ) -> NDArray[np.bool_]:
     """The pixels of a hand-and-arm blob that have the arm's colour.
 
     The arm's colour is read where the blob crosses the rim of the playing surface (only an arm
     comes from there); a piece beside the hand keeps its own colour and stays out of the mask.
+    ``arm_rim`` (within ``rim``) is where an arm crosses it: the rim less the goals, whose
+    nets a hand reaching into a goal joins to its blob (a still's model lacks the net, which
+    outnumbered the arm's pixels at the rim: still 2214 of ``bench_detect --seed 2200``, the
+    arm read as the net's pale blue and fitted as a goalkeeper). It is used when the blob
+    crosses it by 5 pixels or more.
     """
     at_rim = blob & rim
-    ref = sub_bgr[at_rim if at_rim.sum() >= 5 else blob]
+    at_arm = at_rim if arm_rim is None else blob & arm_rim
+    ref = sub_bgr[at_arm if at_arm.sum() >= 5 else at_rim if at_rim.sum() >= 5 else blob]
     colour = np.median(ref.astype(np.float32), axis=0)
     dist = np.abs(sub_bgr.astype(np.float32) - colour).sum(axis=2)
     near = blob & (dist < colour_tol)
