@@ -77,6 +77,7 @@ from vision.ball_stay import (
     ball_where_it_was,
     could_be_beside,
     not_the_ball_far_off,
+    sliver_off_a_covered_ball,
 )
 from vision.detections import Detections
 from vision.foreground import foreground, hand_mask, hand_polygons, nonzero_yx
@@ -559,6 +560,8 @@ class Detector:
                 # a piece's edge half seen, a metre from the ball found at rest a frame ago
                 # (a goalkeeper's top end in its goal: tests/vision/test_ball_stay.py)
                 ball = None
+            if ball is not None and self.learned and sliver_off_a_covered_ball(self, ball, hands):
+                ball = None  # the ball rests under the hand: a sliver beside it is not it
             boxes = [x.hull for x in solids if x.kind == "goalkeeper" and len(x.hull)]
             if (
                 ball is None
