@@ -78,6 +78,7 @@ _MIN_SCORE = 0.5  # the search's _BALL_SURE is 0.6: a fit this good, where the b
 _TRAVEL_MM = 200.0
 _HIDDEN = 0.9  # a fit seeing less of its silhouette is partly hidden (as the search's)
 _SLIVER = 0.5  # a fit seeing less of itself is a sliver (a still's ball shows half at least)
+_STILL_MM = 2.0  # a ball's last two finds this near each other: at rest (the search's resting)
 # a ball behind a box is looked for within its radius of where it was: its last fit, half
 # hidden too, was 1-2 mm off (the box's fit drawn over it)
 _BEHIND_MM = 5.0
@@ -127,13 +128,13 @@ def not_the_ball_far_off(det: Detector, fit: BallFit, bgf: NDArray[np.float32]) 
 
 def sliver_off_a_covered_ball(det: Detector, fit: BallFit, hands: NDArray[np.bool_]) -> bool:
     """A fit seen less than half (:data:`_SLIVER`), more than two diameters from where the ball
-    was found at rest a moment ago (at most :data:`_PRIOR_FRAMES` frames), while a hand (the
-    coarse mask) covers that place now: the ball is still under the hand, and the sliver is
-    something beside it. A coach's arm sweeping over the goal area to set the goalkeeper
-    covered the ball resting by the goal line and left a sliver of the net beside it, of the
-    ball's colour, fitted 90 mm off inside the goal and reported once: a false goal
-    (paulista's ten minutes, seed 39, frame 10189). A ball struck from under the hand is
-    found once it shows half of itself.
+    was found at rest a moment ago (at most :data:`_PRIOR_FRAMES` frames; still over its last
+    two finds, :data:`_PRIOR_FRAMES` apart at most), while a hand (the coarse mask) covers that
+    place now: the ball is still under the hand, and the sliver is something beside it. A
+    coach's arm sweeping over the goal area to set the goalkeeper covered the ball resting by
+    the goal line and left a sliver of the net beside it, of the ball's colour, fitted 90 mm
+    off inside the goal and reported once: a false goal (paulista's ten minutes, seed 39,
+    frame 10189). A ball struck from under the hand is found once it shows half of itself.
 
     Examples
     --------
@@ -142,10 +143,14 @@ def sliver_off_a_covered_ball(det: Detector, fit: BallFit, hands: NDArray[np.boo
     >>> hands = np.zeros((40, 60), bool)
     >>> hands[10:30, 5:25] = True  # over the place the ball rested at (coarse px (15, 20))
     >>> cam = NS(table_to_image=lambda p: np.asarray(p)[:, :2] / 2.0 + [30.0, 60.0])
-    >>> det = NS(_frames=9, _ball_prior=(ball(0.0, 1.0), 7), camera=cam, stride=3,
-    ...          sizes=NS(ball_diameter=10.0, ball_height=10.0))
+    >>> det = NS(_frames=9, _ball_prior=(ball(0.0, 1.0), 7), _ball_before=(ball(0.3, 1.0), 6),
+    ...          camera=cam, stride=3, sizes=NS(ball_diameter=10.0, ball_height=10.0))
     >>> sliver_off_a_covered_ball(det, ball(90.0, 0.2), hands)
     True
+    >>> det._ball_before = (ball(-20.0, 1.0), 6)  # moved along by the hand (the live clip, 1207)
+    >>> sliver_off_a_covered_ball(det, ball(90.0, 0.2), hands)
+    False
+    >>> det._ball_before = (ball(0.3, 1.0), 6)
     >>> sliver_off_a_covered_ball(det, ball(90.0, 0.7), hands)  # half of it seen: the ball
     False
     >>> sliver_off_a_covered_ball(det, ball(15.0, 0.2), hands)  # beside its place
@@ -156,9 +161,14 @@ def sliver_off_a_covered_ball(det: Detector, fit: BallFit, hands: NDArray[np.boo
     prior = det._ball_prior
     if prior is None or fit.visible >= _SLIVER or det._frames - prior[1] > _PRIOR_FRAMES:
         return False
-    last = prior[0]
-    if float(np.hypot(*last.streak_px)) >= 1.0:
-        return False  # it was rolling
+    last, before = prior[0], det._ball_before
+    if float(np.hypot(*last.streak_px)) >= 1.0 or before is None:
+        return False  # rolling, or not seen at rest
+    if (
+        prior[1] - before[1] > _PRIOR_FRAMES
+        or float(np.hypot(*(np.asarray(last.xy_mm) - before[0].xy_mm))) >= _STILL_MM
+    ):
+        return False  # not at rest over its last two finds (carried along under the hand)
     d = det.sizes.ball_diameter
     if float(np.hypot(*(np.asarray(fit.xy_mm) - last.xy_mm))) <= 2.0 * d:
         return False
