@@ -50,6 +50,13 @@ frames, the tracker started on the first), each of which swapped two ids for a l
   resting rival's place, nearer it than the glimpse, is that rival (a resting piece's own
   glimpse may drift 16 mm at the hand's edge: the scene above, seen again nearer the glimpse).
 
+- paulista's ten minutes (seed 39), frames 6784-6808: A3, at rest under a coach's hand, is
+  flicked from under it while A2, 67 mm away, has been unseen four frames under the arm, which
+  the hands' outline missed there. A3's first sighting, 13 mm on from its place (its track
+  covered, not yet frozen), was given to A2, and A3's track took A2's place when A2 showed on
+  it: swapped for the rest of the match. A sighting given to a piece that coasted unseen waits
+  a frame when a covered team-mate at rest could have come out with it.
+
 Each scene is played as recorded, and also mirrored (x negated, the teams' names swapped) and
 with seeded noise of each detection's own sigma.
 """
@@ -169,6 +176,16 @@ SCENES = {
         {
             10592: [(197.5, -566.5), (256.0, -597.9)],
             10612: [(235.0, -678.0), (255.9, -598.0)],
+        },
+    ),
+    # paulista s39 6784-6808 (A3 flicked, A2 unseen under the arm): A3's first sighting 13 mm
+    # from its place is A3, not A2 unseen 67 mm away
+    "flicked_beside_an_unseen_mate": (
+        "flicked_beside_unseen.json",
+        {
+            6784: [(-794.6, -209.3), (-852.0, -180.4)],
+            6803: [(-696.7, -270.1), (-851.9, -180.4)],
+            6808: [(-629.0, -311.3), (-851.9, -180.4)],
         },
     ),
 }
