@@ -1524,6 +1524,19 @@ class ContactFinder:
         last = self._last_hit[k]
         again = (self._body_hit[i] > last) | (self._body_hit[j] > last)
         hit &= (frame - last > self.refractory) | again
+        # A piece struck by another in the interval, beside the ball, whose own change points
+        # toward that piece: the pair's change was the piece's, from the other's hit; a touch
+        # would have sent the ball away from it along the line of centres (paulista's ten
+        # minutes, seed 39, frame 3005: A11 struck the ball and then B10, 0.2 mm off the
+        # ball's way; B10, knocked away as the ball went on, read as touching it). (Not a
+        # piece the ball set going: a ball kicked into a piece beside it changes by the kick.)
+        # The hit on it found in this interval or the one before (its change spans both).
+        knocked = np.zeros(self.n, dtype=bool)
+        knocked[i[hit & ~is_ball]] = knocked[j[hit & ~is_ball]] = True
+        pp = (self.kind[self.pi] != "ball") & (self.kind[self.pj] != "ball")
+        pp &= self._last_hit >= frame - 1
+        knocked[self.pi[pp]] = knocked[self.pj[pp]] = True
+        hit &= ~(is_ball & knocked[p_now] & (kick_size >= need) & ((nb * n).sum(1) < 0.0))
         out: list[TrackContact] = []
         # a ball set going together with a piece beside it: what set either going is not
         # that hit (the ball's striker is still looked for, :meth:`_ball_hits`)
