@@ -74,6 +74,11 @@ _AWAY_MM = 3.0
 # out (gaucha's ten minutes, seed 36, frame 10250: A8 flicked from under its coach's hand into
 # B6, bounced off it and came out three frames after B6's start, the hand still over it)
 _OUT_FRAMES = 3
+# frames after a hit within which a striker hidden at it (frozen under a hand, or lost in its
+# own blur) may first be seen again, its path from where it froze a straight guess (gaucha's
+# ten minutes, seed 38, frame 14468: A2 flicked from under a hand at 1.9 m/s grazed the ball
+# and was first seen six frames on, 350 mm away)
+_STRIKER_OUT_FRAMES = 8
 # A ball measured sharply (its ``sigma_mm``) against a piece at rest: the change it must show
 # is _NOISE_K times the noise of its velocity change, within the floor and the default; a ball
 # is at rest over a frame below _NOISE_K times its noise, within the floor and a piece's limits
@@ -1077,10 +1082,17 @@ class ContactFinder:
     ) -> int:
         """The piece whose known path from two frames before ``hit_frame`` to three after passed
         nearest ``at`` (body ``b`` at rest there; within the striker gap), behind direction
-        ``u``; -1 if none. A piece seen at one place all along struck nothing, nor one whose
+        ``u``; -1 if none. A piece unseen from ``hit_frame`` to three after (frozen under a
+        hand, lost in its blur) has its first sighting up to ``_STRIKER_OUT_FRAMES`` after on
+        its path too. A piece seen at one place all along struck nothing, nor one whose
         known places lie within ``moved_mm`` of each other (a piece frozen under a hand beside
         a flicked one, seen again where it froze)."""
         rows = [h for h in self._hist if hit_frame - 2 <= h[0] <= hit_frame + 3]
+        later = [h for h in self._hist if hit_frame + 3 < h[0] <= hit_frame + _STRIKER_OUT_FRAMES]
+        # hidden from the hit on (known, not seen): its first sighting since, however late
+        hidden = np.logical_and.reduce(
+            [kn & ~sn for f, _, kn, _, sn in rows if f >= hit_frame] or [np.zeros(self.n, bool)]
+        )
         best, best_gap = -1, _STRIKER_GAP_MM
         # (buttons: a goalkeeper is moved by its coach's hand, never flicked into anything,
         # 000 Art. 3; 001 Art. XIV)
@@ -1090,6 +1102,9 @@ class ContactFinder:
             pts = np.array([xy[a] for _, xy, kn, _, _ in rows if kn[a]])
             if len(pts) == 0:
                 continue
+            out = [xy[a] for _, xy, _, _, sn in later if sn[a]][:1] if hidden[a] else []
+            if out:
+                pts = np.concatenate([pts, np.array(out)])
             spread = float(np.ptp(pts, axis=0).max())
             if all(ok[a] for _, _, _, ok, _ in rows) and spread < _STILL_MM:
                 continue
