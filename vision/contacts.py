@@ -24,7 +24,9 @@ moving body missed for a frame or two is put on the line between its sightings; 
 moved further in a frame than its top speed allows (a track re-acquired far from where it
 was believed to be) has no history before the jump.
 A sliding button grazing a resting one that stays where it was (the felt holds it) is found
-from the striker's path alone, turned away from it (:mod:`vision.grazes`), three frames after.
+from the striker's path alone, turned away from it (:mod:`vision.grazes`), three frames after;
+a piece out of hiding, or the ball struck from rest unseen, first seen turned off a body that
+stayed where it was met that body where its way out, traced back, reflects its way in.
 Gaps are edge to edge: disc-disc by the centres, disc-goalkeeper by the disc centre's distance
 to the rotated rectangle. Records follow :class:`simulator.state.Contact`: ``a`` is the piece
 (the faster one before the hit for piece-piece), ``b`` the ball or the other piece.
@@ -1542,10 +1544,10 @@ class ContactFinder:
         # A piece struck by another in the interval, beside the ball, whose own change points
         # toward that piece: the pair's change was the piece's, from the other's hit; a touch
         # would have sent the ball away from it along the line of centres (paulista's ten
-        # minutes, seed 39, frame 3005: A11 struck the ball and then B10, 0.2 mm off the
-        # ball's way; B10, knocked away as the ball went on, read as touching it). (Not a
-        # piece the ball set going: a ball kicked into a piece beside it changes by the kick.)
-        # The hit on it found in this interval or the one before (its change spans both).
+        # minutes, seed 39, frame 3005: A11 struck the ball and then B10, resting 5 mm from
+        # it; B10, knocked away as the ball went on 0.2 mm off its edge, read as touching it).
+        # Not a piece the ball set going: a ball kicked into a piece beside it changes by the
+        # kick. The hit on it found in this interval or the one before (its change spans both).
         knocked = np.zeros(self.n, dtype=bool)
         knocked[i[hit & ~is_ball]] = knocked[j[hit & ~is_ball]] = True
         pp = (self.kind[self.pi] != "ball") & (self.kind[self.pj] != "ball")
