@@ -906,7 +906,8 @@ class ContactFinder:
         into B7 at rest, and it came out 40 degrees off the line from its rest; B7's touch
         lost, no finder reading a velocity change across the unseen frame). The striker's hit
         is the other finders'. Judged on its first two frames seen; the hit timed back along
-        its way out at its speed (a rolling ball keeps nine tenths of it a frame)."""
+        its way out at its speed over those two (it slows little within a frame), after the
+        last frame it was seen at rest."""
         hist = self._hist
         if len(hist) < 5 or len(self._t) < 2:
             return []
@@ -1091,7 +1092,8 @@ class ContactFinder:
         a flicked one, seen again where it froze)."""
         rows = [h for h in self._hist if hit_frame - 2 <= h[0] <= hit_frame + 3]
         later = [h for h in self._hist if hit_frame + 3 < h[0] <= hit_frame + _STRIKER_OUT_FRAMES]
-        # hidden from the hit on (known, not seen): its first sighting since, however late
+        # hidden from the hit on (known, not seen): its first sighting since, if within
+        # _STRIKER_OUT_FRAMES of the hit
         hidden = np.logical_and.reduce(
             [kn & ~sn for f, _, kn, _, sn in rows if f >= hit_frame] or [np.zeros(self.n, bool)]
         )
