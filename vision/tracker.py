@@ -160,6 +160,7 @@ class Tracker:
         self._carried_at = np.full(n, -np.inf)  # when each was last carried
         self._carry_step = np.full(n, np.nan)  # each one's last step between seen frames (mm)
         self._carry_prev: tuple[list[FloatArray], FloatArray, BoolArray] | None = None
+        self._wait = np.zeros(n, dtype=bool)  # a start held a frame for the hand's second outline
         self._on = np.zeros(n, dtype=np.intp)
         self._off = np.zeros(n, dtype=np.intp)
         # the last _WINDOW measured positions, for a velocity free of the filter's tuning
@@ -303,6 +304,7 @@ class Tracker:
         self._carried_at[:] = -np.inf
         self._carry_step[:] = np.nan
         self._carry_prev = None
+        self._wait[:] = False
         self._on[:] = 0
         self._off[:] = 0
         self._win_t[:] = -np.inf
@@ -885,10 +887,14 @@ class Tracker:
         carried it stays so while it keeps moving beside a hand or at the hand's pace (a hand's
         outline flickers), and it does not start for a speed window after (its speed there is
         the hand's). One that slows as it leaves the hand's reach slides on the felt: a flick
-        after all, it starts at once."""
+        after all, it starts at once. One that starts beside a hand not outlined the frame
+        before waits a frame for the hand's second outline (brasileira's ten minutes, seed 40,
+        frame 13015: B7 pushed back on the field by a fingertip, the finger found from its
+        fourth frame, was read as a lance, a furada; a flick waits a frame, as above)."""
         seen = self.status == SEEN
         prev, self._carry_prev = self._carry_prev, (list(polys), self.z_last.copy(), seen)
         was, step0 = self.carried, self._carry_step
+        waited, self._wait = self._wait, np.zeros(self.n, dtype=bool)
         self.carried = np.zeros(self.n, dtype=bool)
         if prev is None:
             return
@@ -901,11 +907,18 @@ class Tracker:
         slowing = step < _CARRY_SLOWING * step0
         self.carried = was & going & (self.covered | ~slowing)
         slid = was & going & ~self.carried & (step >= _CARRY_SET_DOWN * step0)
-        self._carried_at[slid] = -np.inf
+        # a slide goes on, a set-down stops dead on the next step: judged there (a hand that
+        # let go as it lifted, seen the frame before no more; brasileira's ten minutes, seed
+        # 40, frame 13800: B10 set down for a throw-in 18 mm on, read as a lance, a furada)
+        hold = slid & ~waited
+        self.carried |= hold
+        self._wait |= hold
+        self._carried_at[slid & waited] = -np.inf
         cand = np.flatnonzero(going & ~was & self.covered & (self.kind_code != 2) & ~self.moving)
         if len(cand) and polys:
             along = hand_follows(polys0, polys, z0[cand], self.z_last[cand])
             self.carried[cand] = along >= _CARRY_ALONG
+            self._wait[cand] = np.isnan(along) & ~waited[cand]
         self._carried_at[self.carried] = self.t
 
     def _motion(self) -> None:
@@ -917,7 +930,7 @@ class Tracker:
         self._on = np.where(live & (speed > cfg.moving_on_mm_s), self._on + 1, 0)
         self._off = np.where(live & (speed < cfg.moving_off_mm_s), self._off + 1, 0)
         start = (self._on >= cfg.moving_on_frames) | (live & (speed > cfg.moving_fast_mm_s))
-        start &= self.t - self._carried_at > _WINDOW / cfg.fps + 1e-9
+        start &= (self.t - self._carried_at > _WINDOW / cfg.fps + 1e-9) & ~self._wait
         stop = (self._off >= cfg.moving_off_frames) | ~live
         self.moving = np.where(self.moving, ~stop, start)
 

@@ -63,17 +63,12 @@ with seeded noise of each detection's own sigma.
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import numpy as np
 import pytest
 
+from tests.vision.scenes import mirror_x, scene_detections
 from tests.vision.test_tracker import id_at
-from vision.detections import Detections
 from vision.tracker import Tracker
-
-DATA = Path(__file__).parent / "data"
 
 
 def _play(
@@ -81,35 +76,13 @@ def _play(
 ) -> dict[int, list[str | None]]:
     """Tracks the recorded scene ``name``; returns, for the frames of ``at``, the id found at
     each of its positions (as recorded: mirrored here when ``mirror``)."""
-    rng = np.random.default_rng(seed) if seed is not None else None
-    sx = np.array([-1.0, 1.0]) if mirror else np.ones(2)
-    swap = {"A": "B", "B": "A", "": ""} if mirror else {"A": "A", "B": "B", "": ""}
+    sx = mirror_x(mirror)
     tr = Tracker()
     out: dict[int, list[str | None]] = {}
-    for f in json.loads((DATA / name).read_text("utf-8"))["frames"]:
-        n = len(f["kind"])
-        sigma = np.array(f["sigma_mm"], float).reshape(n)
-        xy = np.array(f["xy_mm"], float).reshape(n, 2)
-        if rng is not None:
-            xy = xy + rng.normal(size=(n, 2)) * sigma[:, None]
-        angle = np.array(f["angle_rad"], float).reshape(n)
-        d = Detections(
-            kind=np.array(f["kind"], dtype=str).reshape(n),
-            team=np.array([swap[t] for t in f["team"]], dtype=str).reshape(n),
-            xy_mm=xy * sx,
-            uv_px=np.zeros((n, 2)),
-            size_mm=np.array(f["size_mm"], float).reshape(n, 2),
-            angle_rad=np.pi - angle if mirror else angle,
-            confidence=np.array(f["confidence"], float).reshape(n),
-            sigma_mm=sigma,
-            label=np.full(n, "", dtype=str),
-            hands=[np.array(h, float) * sx for h in f["hands"]],
-            frame=f["frame"],
-            t=f["t"],
-        )
+    for d in scene_detections(name, seed, mirror):
         tf = tr.update(d)
-        if f["frame"] in at:
-            out[f["frame"]] = [id_at(tf, *(np.array(p) * sx), within=8.0) for p in at[f["frame"]]]
+        if d.frame in at:
+            out[d.frame] = [id_at(tf, *(np.array(p) * sx), within=8.0) for p in at[d.frame]]
     return out
 
 
