@@ -101,6 +101,40 @@ def test_a_foul_by_a_piece_flicked_from_under_a_hand(flag_delay: int) -> None:
     assert find(events, "lance", team="A") == []
 
 
+@pytest.mark.parametrize("striker_late", [1, 2])
+def test_a_striker_from_under_a_hand_flagged_late_is_one_lance(striker_late: int) -> None:
+    """Gaucha's ten minutes, seed 38, frame 1706: A11, frozen under its coach's hand, is
+    flicked into B2 (a foul, 001 Art. XXIV); first seen a frame later, it is flagged moving
+    two frames after the hit. That flag is its flick's, already a lance: read as a new one
+    (the free kick taken, out of turn) it put the ball back in play, and B2, knocked into the
+    ball, sent it over the goal line: a corner where the truth has none. (A later flick of
+    the same piece, after a rest, is a lance: ``test_a_victim_at_rest_then_flicked_is_a_lance``.)
+    """
+    s = Script(
+        brasileira_roster(
+            [
+                ("B10", "B", "button", -100.0, 0.0),
+                ("A5", "A", "button", -38.0, 0.0),
+                ("ball", "", "ball", 0.0, 300.0),
+            ]
+        ),
+        hands=True,
+    )
+    s.rest(3)
+    first, b10 = len(s.frames), s.index("B10")
+    s.move(
+        {"A5": (0, 6, (22.0, 0.0)), "B10": (1, 6, (100.0, -150.0))},
+        {1: [("B10", "A5", "piece-piece")]},
+    )
+    for k in range(first, first + 1 + striker_late):
+        s.frames[k].moving[b10] = False  # the tracker's late flag
+    s.rest(6)
+    events = run("gaucha", s, lag_frames=1, noise_mm=0.5, settle_frames=3)
+    assert len(find(events, "lance", team="B", piece="B10")) == 1
+    assert len(find(events, "foul", team="B", piece="B10", victim="A5")) == 1
+    assert find(events, "out_of_turn") == []
+
+
 def _striker_spent(crawl_mm: float) -> Script:
     """A9, 3 mm from B2, flicked into it: it passes nearly all its speed on and crawls on at
     ``crawl_mm`` a frame (never flagged moving), B2 goes off at 15 mm a frame."""
