@@ -104,6 +104,8 @@ _STEP_BACK_MM = 1.0  # a piece set going steps back no further over a frame (fit
 # set going from rest, it must have left by this much over two frames (8 times the noise of a
 # difference of two fits)
 _CREEP_MM, _CREEP_COS, _CREEP_START_MM = 0.5, 0.7, 1.2
+_SPLIT_SIN = 0.3  # two lines of centres at least 17 degrees apart: a kick is split between them
+_SECOND_SHARE = 0.3  # a second piece's share of the ball's change at least this (of its size)
 _CROWD_MM = 3.0  # a third body's edge this near the ball: it may have met it too
 # a graze that left the struck button where it was is read over this many frames
 # (:mod:`vision.grazes`); fits of unknown noise are taken this noisy
@@ -1255,6 +1257,39 @@ class ContactFinder:
         n[box] = toward_disc * np.where(disc_i, -1.0, 1.0)[:, None]  # from i to j
         return n
 
+    def _second_touch(
+        self,
+        hit: BoolArray,
+        is_ball: BoolArray,
+        b_now: NDArray[np.intp],
+        touched: BoolArray,
+        to_ball: FloatArray,
+        v_pre: FloatArray,
+        v_post: FloatArray,
+        need: FloatArray,
+    ) -> BoolArray:
+        """(M,) ball-piece pairs of this interval that touched the ball besides the one hit
+        found with it: two pieces on the ball within one frame (a ball squeezed between them,
+        or struck into a second one at once) change it by the sum of their impulses, each along
+        its own line of centres, and the second's alone, read against the pair's relative
+        change, may show little (paulista's ten minutes, seed 33, frame 230: B10's and A9's
+        touches a quarter of a frame apart, A9's lost). A pair on its path (``touched``) whose
+        line takes at least a share of the ball's change split along the two lines (each pair's
+        line of centres at its own touch, ``to_ball``), both away from their pieces, touched it
+        too."""
+        out = np.zeros(len(hit), dtype=bool)
+        for m in np.flatnonzero(is_ball & ~hit & touched):
+            b = int(b_now[m])
+            first = np.flatnonzero(hit & is_ball & (b_now == b))
+            if len(first) != 1:
+                continue
+            kick = v_post[b] - v_pre[b]
+            a, c = _split_kick(kick, to_ball[first[0]], to_ball[m])
+            size = float(np.hypot(*kick))
+            ok = a >= need[first[0]] and c >= max(float(need[m]), _SECOND_SHARE * size)
+            out[m] = ok
+        return out
+
     def _find(self) -> list[TrackContact]:
         self._joint_balls = set()
         t0, t1, t2, t3 = self._t
@@ -1576,6 +1611,9 @@ class ContactFinder:
         knocked[self.pi[pp]] = knocked[self.pj[pp]] = True
         away = kick_size * (nb * n).sum(1) >= need  # the ball's change along the line, away
         hit &= ~(is_ball & knocked[p_now] & ~away)
+        near = has_pre | has_post | (np.minimum(gap1, gap2) <= self.tol_mm)
+        to_ball = np.where((self.kind[j] == "ball")[:, None], n, -n)
+        hit |= self._second_touch(hit, is_ball, b_now, near, to_ball, v_pre, v_post, need)
         out: list[TrackContact] = []
         # a ball set going together with a piece beside it: what set either going is not
         # that hit (the ball's striker is still looked for, :meth:`_ball_hits`)
@@ -1604,6 +1642,18 @@ class ContactFinder:
         self._struck[j[hit & ~(ball_i & still_before[i] & ~still_before[j])]] = frame
         out.sort(key=lambda c: c.t)
         return out
+
+
+def _split_kick(kick: FloatArray, u_p: FloatArray, u_q: FloatArray) -> tuple[float, float]:
+    """The ball's change ``kick`` (2,) as ``a u_p + c u_q`` (two unit lines of centres, from
+    each piece to the ball); ``(nan, nan)`` where the two lines are too near parallel to tell
+    apart."""
+    det = float(u_p[0] * u_q[1] - u_p[1] * u_q[0])
+    if abs(det) < _SPLIT_SIN:
+        return float("nan"), float("nan")
+    a = float(kick[0] * u_q[1] - kick[1] * u_q[0]) / det
+    c = float(u_p[0] * kick[1] - u_p[1] * kick[0]) / det
+    return a, c
 
 
 def _from_rest(rel: FloatArray, u: FloatArray) -> float | None:
