@@ -553,6 +553,65 @@ def test_a_ball_struck_and_flagged_moving_late_was_not_carried() -> None:
     assert (out["piece"], out["team"], out["evidence"]["restart"]) == ("A9", "B", "throw_in")
 
 
+def _pushed_slowly() -> Script:
+    """A6 is flicked into B10, which rests 1 mm from the ball; B10 pushes the ball on at 6.2
+    mm in its first frame (just over a put-down ball's jump, 6 mm at 0.5 mm of noise), 5.6 in
+    the next, slowing by a tenth a frame. The hit on B10 is reported the frame the ball's
+    first step is seen (its moving flag off until its third step), B10's touch two frames
+    later."""
+    s = Script(
+        brasileira_roster(
+            [
+                ("A6", "A", "button", 0.0, 540.0),
+                ("B10", "B", "button", 0.0, 620.0),
+                ("ball", "", "ball", 0.0, 656.0),
+            ]
+        )
+    )
+    s.rest(3)
+    first, bi = len(s.frames), s.index("ball")
+    a6, b10, ball, step = 540.0, 620.0, 656.0, 6.2
+    for k in range(16):
+        a6 += (12.0, 8.0, 2.0)[k] if k < 3 else 0.0
+        b10 += 6.0 * 0.8 ** (k - 2) if k >= 2 else 0.0
+        if k >= 2:
+            ball += step
+            step *= 0.9
+        rows = {2: [("A6", "B10", "piece-piece")], 4: [("B10", "ball", "piece-ball")]}
+        s.move(
+            {"A6": (0, 1, (0.0, a6)), "B10": (0, 1, (0.0, b10)), "ball": (0, 1, (0.0, ball))},
+            {1: rows.get(k, [])},
+        )
+    s.rest(6)
+    for k, f in enumerate(s.frames[first:], start=0):
+        moving = f.moving.copy()
+        moving[bi] = 4 <= k < 16
+        moving[s.index("A6")] = k < 3
+        moving[s.index("B10")] = 2 <= k < 16
+        s.frames[first + k] = dataclasses.replace(f, moving=moving)
+    # the contacts' own times: the hit at step 1.6, B10's touch at step 1.9
+    for k, t in ((2, 1.6), (4, 1.9)):
+        c = s.frames[first + k].contacts
+        rows_t = [(first + k if k == 2 else first + 2, (first + t) / s.fps, a, b, kind)
+                  for (_, _, a, b, kind) in c.rows()]  # fmt: skip
+        s.frames[first + k] = dataclasses.replace(
+            s.frames[first + k], contacts=Contacts.from_rows(rows_t)
+        )
+    return s
+
+
+def test_a_ball_pushed_slowly_and_flagged_late_was_not_carried() -> None:
+    """Mesa-posta's ten minutes, seed 42, frame 14612: A6 struck B10, which pushed the resting
+    ball on at 6.0 then 5.4 mm a frame, B10's touch found two frames late; the ball's next step,
+    under a put-down ball's jump but on along it, read as the ball staying where a hand put it:
+    play stopped, and A6's foul on B10 (003 Faltas: an opponent before the ball) was lost. A
+    ball going on at half its jump or more, along it, was not put down (friction takes a tenth
+    a frame)."""
+    events = run("mesa-posta", _pushed_slowly(), lag_frames=1, noise_mm=0.5)
+    (foul,) = find(events, "foul")
+    assert (foul["piece"], foul["evidence"]["victim"]) == ("A6", "B10")
+
+
 def test_a_ball_put_down_by_a_hand_still_stops_play() -> None:
     """The failure row: put down 15 mm off, it stays there: a hand carried it."""
     s = _struck_flagged_late(True)
