@@ -70,12 +70,10 @@ def test_a_victim_at_rest_then_flicked_is_a_lance() -> None:
     assert len(find(events, "foul", team="A", piece="A5", victim="B8")) == 1
 
 
-@pytest.mark.parametrize("flag_delay", [0, 1, 2])
-def test_a_foul_by_a_piece_flicked_from_under_a_hand(flag_delay: int) -> None:
-    """Gaucha's ten minutes, frame 10362 (001 Art. XXIV): B10, frozen under its coach's hand,
-    is flicked into A5; the tracks show A5 leave its place (flagged moving ``flag_delay``
-    frames late) and B10 only a frame later, far from where it froze. The contact names the
-    striker: its lance begins there, and the hit before the ball is its foul."""
+def _flicked_from_under_a_hand(victim_late: int, striker_late: int) -> list[dict]:
+    """B10, frozen under its coach's hand, is flicked into A5 (reported at step 1); A5 leaves
+    its place, flagged moving ``victim_late`` frames late, B10 from step 1, flagged
+    ``striker_late`` frames after its step 0. The events of gaucha's engine."""
     s = Script(
         brasileira_roster(
             [
@@ -87,15 +85,26 @@ def test_a_foul_by_a_piece_flicked_from_under_a_hand(flag_delay: int) -> None:
         hands=True,
     )
     s.rest(3)
-    first, a5 = len(s.frames), s.index("A5")
+    first, a5, b10 = len(s.frames), s.index("A5"), s.index("B10")
     s.move(
         {"A5": (0, 6, (22.0, 0.0)), "B10": (1, 6, (100.0, -150.0))},
         {1: [("B10", "A5", "piece-piece")]},
     )
-    for k in range(first, first + flag_delay):
+    for k in range(first, first + victim_late):
         s.frames[k].moving[a5] = False  # the tracker's late flag
+    for k in range(first, first + striker_late):
+        s.frames[k].moving[b10] = False
     s.rest(6)
-    events = run("gaucha", s, lag_frames=1, noise_mm=0.5, settle_frames=3)
+    return run("gaucha", s, lag_frames=1, noise_mm=0.5, settle_frames=3)
+
+
+@pytest.mark.parametrize("flag_delay", [0, 1, 2])
+def test_a_foul_by_a_piece_flicked_from_under_a_hand(flag_delay: int) -> None:
+    """Gaucha's ten minutes, frame 10362 (001 Art. XXIV): B10, frozen under its coach's hand,
+    is flicked into A5; the tracks show A5 leave its place (flagged moving ``flag_delay``
+    frames late) and B10 only a frame later, far from where it froze. The contact names the
+    striker: its lance begins there, and the hit before the ball is its foul."""
+    events = _flicked_from_under_a_hand(flag_delay, 0)
     assert len(find(events, "lance", team="B", piece="B10")) == 1
     assert len(find(events, "foul", team="B", piece="B10", victim="A5")) == 1
     assert find(events, "lance", team="A") == []
@@ -110,26 +119,7 @@ def test_a_striker_from_under_a_hand_flagged_late_is_one_lance(striker_late: int
     ball, sent it over the goal line: a corner where the truth has none. (A later flick of
     the same piece, after a rest, is a lance: ``test_a_victim_at_rest_then_flicked_is_a_lance``.)
     """
-    s = Script(
-        brasileira_roster(
-            [
-                ("B10", "B", "button", -100.0, 0.0),
-                ("A5", "A", "button", -38.0, 0.0),
-                ("ball", "", "ball", 0.0, 300.0),
-            ]
-        ),
-        hands=True,
-    )
-    s.rest(3)
-    first, b10 = len(s.frames), s.index("B10")
-    s.move(
-        {"A5": (0, 6, (22.0, 0.0)), "B10": (1, 6, (100.0, -150.0))},
-        {1: [("B10", "A5", "piece-piece")]},
-    )
-    for k in range(first, first + 1 + striker_late):
-        s.frames[k].moving[b10] = False  # the tracker's late flag
-    s.rest(6)
-    events = run("gaucha", s, lag_frames=1, noise_mm=0.5, settle_frames=3)
+    events = _flicked_from_under_a_hand(0, 1 + striker_late)
     assert len(find(events, "lance", team="B", piece="B10")) == 1
     assert len(find(events, "foul", team="B", piece="B10", victim="A5")) == 1
     assert find(events, "out_of_turn") == []
