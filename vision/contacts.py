@@ -1290,6 +1290,20 @@ class ContactFinder:
             out[m] = ok
         return out
 
+    def _rest_before(self, b: int, t1: float) -> FloatArray | None:
+        """Where ball ``b``, seen at ``t1`` after frames unseen, rested before: its last two
+        sightings before (``_hist``) within 1.5 mm. None if it was not at rest, or the rest is
+        out of its top speed's reach (a track found again elsewhere)."""
+        hist = zip(self._hist, self._hist_ts, strict=True)
+        before = [(t, xy[b]) for (_, xy, _, _, sn), (t, _) in hist if sn[b] and t < t1 - 1e-9]
+        if len(before) < 2:
+            return None
+        (_, x_a), (t_b, x_b) = before[-2], before[-1]
+        reach = np.inf if self.vmax is None else self.vmax[b] * (t1 - t_b) + _JUMP_SLACK_MM
+        if np.hypot(*(x_b - x_a)) >= 1.5 or np.hypot(*(self._xy[1][b] - x_b)) > reach:
+            return None
+        return x_b
+
     def _find(self) -> list[TrackContact]:
         self._joint_balls = set()
         t0, t1, t2, t3 = self._t
@@ -1314,6 +1328,20 @@ class ContactFinder:
         v_pre[part] = (x1[part] - x0[part]) / since[part, None]
         blind = ok & o0 & (since < 0.25 * dt_a)
         v_pre[blind] = v_post[blind]
+        # ... and one that left its rest unseen, first seen at frame k-1, went the way from its
+        # rest (at the speed it goes on with: when it was struck in the gap is not known), not
+        # as after: seen turned at frame k by a piece, its change was that touch (nacional's
+        # ten minutes, seed 41, frame 15164: struck by B9, under a hand a frame, seen 65 mm on
+        # and turned off A2 the next frame; A2's touch lost, the out at 15170 given to the
+        # wrong team)
+        gone = np.zeros(self.n, dtype=bool)  # (going already: no hit now set it going)
+        for g in np.flatnonzero(ok & ~o0 & (self.kind == "ball")):
+            rest = self._rest_before(int(g), t1)
+            way = x1[g] - rest if rest is not None else np.zeros(2)
+            size = float(np.hypot(*way))
+            if size >= _BALL_GOING_MM:
+                v_pre[g] = way / size * float(np.hypot(*v_post[g]))
+                gone[g] = True
         # A ball struck from rest leaves along v_post no faster than v_post: it covers
         # (1 - f) v_post dt in the frame of the hit. One whose step in that frame lies far off
         # that segment was hit again within the next frame (struck into a piece beside it,
@@ -1638,8 +1666,8 @@ class ContactFinder:
         self._body_hit[j[hit]] = frame
         # a piece's hit on a resting ball did not set the piece going
         ball_i, ball_j = self.kind[i] == "ball", self.kind[j] == "ball"
-        self._struck[i[hit & ~(ball_j & still_before[j] & ~still_before[i])]] = frame
-        self._struck[j[hit & ~(ball_i & still_before[i] & ~still_before[j])]] = frame
+        self._struck[i[hit & ~(ball_j & still_before[j] & ~still_before[i]) & ~gone[i]]] = frame
+        self._struck[j[hit & ~(ball_i & still_before[i] & ~still_before[j]) & ~gone[j]]] = frame
         out.sort(key=lambda c: c.t)
         return out
 
