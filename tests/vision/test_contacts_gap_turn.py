@@ -22,13 +22,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.contacts import ContactFinder, TrackContact
-
-FPS = 30.0
-IDS = np.array(["S", "P", "ball"])
-KIND = np.array(["button", "button", "ball"])
-SIZE = np.array([[60.0, 60.0], [60.0, 60.0], [10.0, 10.0]])
-VMAX = np.array([3500.0, 3500.0, 6000.0])
+from tests.vision.contact_play import FPS, play_two_and_ball
+from vision.contacts import TrackContact
 
 # (first frame, the striker, the other piece, the ball, the frames the ball is hidden, the frames
 # the three are flagged moving from, the truth's touches (piece, frame))
@@ -109,21 +104,8 @@ SCENES = {"turned_after_the_gap": NACIONAL, "straight_after_the_gap": PAULISTA}
 def _contacts(scene: tuple, seed: int, mirror: bool) -> list[TrackContact]:
     first, striker, other, ball, hidden, flags, _ = scene
     a, p, x = (np.array(v, float) for v in (striker, other, ball))
-    rng = np.random.default_rng(seed)
-    flip = np.array([-1.0, 1.0]) if mirror else np.ones(2)
-    finder = ContactFinder(IDS, KIND, SIZE, np.zeros(3), max_speed_mm_s=VMAX)
-    out: list[TrackContact] = []
-    for q in range(len(x)):
-        frame = first + q
-        xy = np.array([a[q], p[q], x[q]]) + rng.normal(0.0, 0.2, (3, 2))
-        seen = np.ones(3, bool)
-        if frame in hidden:  # frozen where it rested, under a hand
-            xy[2], seen[2] = x[0], False
-        moving = np.array([frame >= f for f in flags])
-        known = np.ones(3, bool)
-        sig = np.where(seen, 0.3, np.inf)
-        out += finder.push(frame, frame / FPS, xy * flip, seen, moving, known, seen, sig)
-    return out
+    paths = np.stack([a, p, x], axis=1)
+    return play_two_and_ball(("S", "P"), paths, first, flags, seed, mirror, hidden)
 
 
 @pytest.mark.parametrize("scene", list(SCENES))

@@ -21,13 +21,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from vision.contacts import ContactFinder, TrackContact, _split_kick
-
-FPS = 30.0
-KIND = np.array(["button", "button", "ball"])
-SIZE = np.array([[60.0, 60.0], [60.0, 60.0], [10.0, 10.0]])
-VMAX = np.array([3500.0, 3500.0, 6000.0])
-IDS = np.array(["P", "Q", "ball"])
+from tests.vision.contact_play import FPS, play_two_and_ball
+from vision.contacts import _split_kick
 
 FIRST = 222
 B10 = [(11.923, -204.165)] * 8 + [
@@ -46,29 +41,11 @@ BALL = [
 ]  # fmt: skip
 
 
-def _contacts(
-    paths: np.ndarray, first: int, moving_from: tuple[int, int, int], seed: int, mirror: bool
-) -> list[TrackContact]:
-    """Contacts found over ``paths`` (F, 3, 2): P, Q and the ball, flagged moving from the
-    frames ``moving_from``."""
-    rng = np.random.default_rng(seed)
-    flip = np.array([-1.0, 1.0]) if mirror else np.ones(2)
-    finder = ContactFinder(IDS, KIND, SIZE, np.zeros(3), max_speed_mm_s=VMAX)
-    out: list[TrackContact] = []
-    for q in range(len(paths)):
-        frame = first + q
-        xy = paths[q] + rng.normal(0.0, 0.2, (3, 2))
-        moving = np.array([frame >= f for f in moving_from])
-        ok = np.ones(3, bool)
-        out += finder.push(frame, frame / FPS, xy * flip, ok, moving, ok, ok, np.full(3, 0.3))
-    return out
-
-
 @pytest.mark.parametrize("seed", range(8))
 @pytest.mark.parametrize("mirror", [False, True])
 def test_a_ball_squeezed_between_two_pieces_was_touched_by_both(seed: int, mirror: bool) -> None:
     paths = np.stack([np.array(B10), np.array(A9), np.array(BALL)], axis=1)
-    found = _contacts(paths, FIRST, (231, 231, FIRST), seed, mirror)
+    found = play_two_and_ball(("P", "Q"), paths, FIRST, (231, 231, FIRST), seed, mirror)
     touches = {(c.a, c.b): c.t * FPS for c in found if c.kind == "piece-ball"}
     assert set(touches) == {("P", "ball"), ("Q", "ball")}, found
     assert abs(touches[("P", "ball")] - 229.62) <= 1.0

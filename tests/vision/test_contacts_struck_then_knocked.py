@@ -24,12 +24,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.contacts import ContactFinder, TrackContact
-
-FPS = 30.0
-KIND = np.array(["button", "button", "ball"])
-SIZE = np.array([[60.0, 60.0], [60.0, 60.0], [10.0, 10.0]])
-VMAX = np.array([3500.0, 3500.0, 6000.0])
+from tests.vision.contact_play import FPS, play_two_and_ball
+from vision.contacts import TrackContact
 
 # (first frame, striker, knocked piece, ball, frames the striker, the knocked piece and the
 # ball are flagged moving from (the tracker's flags a frame after they went), the hits' frames,
@@ -139,18 +135,8 @@ def _contacts(scene: tuple, seed: int, mirror: bool, turned: bool) -> list[Track
         n = x[k - 1] - b[k - 1]
         n /= np.hypot(*n)
         x[k:] += np.outer(np.arange(1, len(x) - k + 1), n * 600.0 / FPS)
-    rng = np.random.default_rng(seed)
-    flip = np.array([-1.0, 1.0]) if mirror else np.ones(2)
-    ids = np.array(["S", "K", "ball"])
-    finder = ContactFinder(ids, KIND, SIZE, np.zeros(3), max_speed_mm_s=VMAX)
-    out: list[TrackContact] = []
-    for q in range(len(x)):
-        frame = first + q
-        xy = np.array([a[q], b[q], x[q]]) + rng.normal(0.0, 0.2, (3, 2))
-        moving = np.array([frame >= f for f in flags])
-        ok = np.ones(3, bool)
-        out += finder.push(frame, frame / FPS, xy * flip, ok, moving, ok, ok, np.full(3, 0.3))
-    return out
+    paths = np.stack([a, b, x], axis=1)
+    return play_two_and_ball(("S", "K"), paths, first, flags, seed, mirror)
 
 
 @pytest.mark.parametrize("scene", list(SCENES))
