@@ -889,8 +889,9 @@ class Tracker:
         the hand's). One that slows as it leaves the hand's reach slides on the felt: a flick
         after all, it starts at once. One that starts beside a hand not outlined the frame
         before waits a frame for the hand's second outline (brasileira's ten minutes, seed 40,
-        frame 13015: B7 pushed back on the field by a fingertip, the finger found from its
-        fourth frame, was read as a lance, a furada; a flick waits a frame, as above)."""
+        frame 13015: B7 pushed back on the field by a fingertip, the finger outlined from the
+        push's fourth frame, was read as a lance, a furada; a flick so is flagged a frame late,
+        as above)."""
         seen = self.status == SEEN
         prev, self._carry_prev = self._carry_prev, (list(polys), self.z_last.copy(), seen)
         was, step0 = self.carried, self._carry_step

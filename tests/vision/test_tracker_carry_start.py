@@ -5,9 +5,9 @@ Two misreads of brasileira's ten minutes (seed 40), each a lance that missed the
 furada: the turn passed, the team's next lances out of turn, two of its passes called offside):
 
 - frames 13000-13034 (``data/pushed_on.json``): B7, off the field, is pushed back on by a
-  coach's fingertip at 12 mm a frame; the finger is outlined only from the piece's third
-  step, so its first step beside a hand had no hand the frame before to compare with, and
-  the piece was flagged moving (a flick) before the carry could be seen. A start beside a hand
+  coach's fingertip at 12 mm a frame; the finger is outlined only from the push's fourth
+  frame, so the piece's first step beside a hand had no hand the frame before to compare
+  with, and it was flagged moving (a flick) before the carry could be seen. A start beside a hand
   not outlined the frame before waits a frame for the hand's second outline.
 - frames 13780-13824 (``data/set_down.json``): B10, carried to a throw-in, is let go as the
   hand lifts (its outline gone a frame before) and set down 18 mm on, stopped dead; that last
