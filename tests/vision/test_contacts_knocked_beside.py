@@ -15,14 +15,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.contacts import ContactFinder, TrackContact
+from tests.vision.contact_play import FPS, play_two_and_ball
+from vision.contacts import TrackContact
 
-FPS = 30.0
 FIRST = 2996
-IDS = np.array(["A11", "B10", "ball"])
-KIND = np.array(["button", "button", "ball"])
-SIZE = np.array([[60.0, 60.0], [60.0, 60.0], [10.0, 10.0]])
-VMAX = np.array([3500.0, 3500.0, 6000.0])
 A11 = np.array(
     [
         [-333.005, 318.883], [-320.391, 307.219], [-299.823, 288.201], [-281.418, 271.183],
@@ -50,18 +46,11 @@ BALL = np.array(
 
 
 def _contacts(seed: int, mirror: bool, a11=A11) -> list[TrackContact]:
-    rng = np.random.default_rng(seed)
-    flip = np.array([-1.0, 1.0]) if mirror else np.ones(2)
-    finder = ContactFinder(IDS, KIND, SIZE, np.zeros(3), max_speed_mm_s=VMAX)
-    out: list[TrackContact] = []
-    for k in range(len(BALL)):
-        frame = FIRST + k
-        xy = np.array([a11[k], B10[k], BALL[k]]) + rng.normal(0.0, 0.2, (3, 2))
-        # the tracker's flags: the struck ones a frame or two after they went
-        moving = np.array([bool(np.any(a11[k] != a11[0])), frame >= 3006, frame >= 3005])
-        ok = np.ones(3, bool)
-        out += finder.push(frame, frame / FPS, xy * flip, ok, moving, ok, ok, np.full(3, 0.3))
-    return out
+    # the tracker's flags: A11 from its first step, the struck ones a frame or two after they went
+    went = np.flatnonzero(np.any(a11 != a11[0], axis=1))
+    a11_from = FIRST + int(went[0]) if len(went) else 10**9
+    paths = np.stack([a11, B10, BALL], axis=1)
+    return play_two_and_ball(("A11", "B10"), paths, FIRST, (a11_from, 3006, 3005), seed, mirror)
 
 
 @pytest.mark.parametrize("seed", range(6))
