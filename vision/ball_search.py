@@ -55,6 +55,8 @@ _SPOT_PARALLAX = 0.3  # the least share a ball on a spot that parallax confirms 
 _PARALLAX_BALL = 0.35  # a fit on a spot showing this share of that offset or less is a ball
 _RAIL_SLACK_MM = 2.0  # a footprint this much nearer a rail than its radius: the camera's error
 _BALL_SURE = 0.6  # a fit this good is the ball (found well: the spots may be refreshed)
+_SHADE_SPREAD = 0.08  # a shadow darkens every channel alike (within this share: shadow_like's)
+_SHADE_SHARE = 0.3  # of a ring about the ball this many pixels must be the table, shaded or not
 # The candidates are fitted most ball-like first, at most _TRIED of them, and the best fit wins;
 # the search stops early at a fit scoring _STOP_SCORE that sees at least _STOP_VISIBLE of its
 # silhouette. It stopped at any fit of _BALL_SURE: a false one scoring just above it (a painted
@@ -1315,6 +1317,13 @@ def ball_score(
     w, h = det.camera.image_size
     u, v = (int(np.clip(x, 0, n - 1)) for x, n in zip(fit.uv_px, (w, h), strict=True))
     felt = det.bg.felt_colour(u, v)
+    if shaded:
+        # the table about it as it is now: in the hand's shadow, a white ball on a pale felt
+        # is darkened toward the learned felt (20 levels from it, scored 0.2 and lost beside
+        # the hand, tests/vision/test_ball_resting_by_hand.py) while it stands out from the felt
+        # shaded beside it as much as ever
+        g = shade_about(det, fit.uv_px, bgf)
+        table, felt = table * g, felt * g
     contrast = float(
         min(np.linalg.norm(fit.colour_bgr - table), np.linalg.norm(fit.colour_bgr - felt))
     )
@@ -1348,6 +1357,60 @@ def ball_score(
             off = min(off, float(_diluted(fit.colour_bgr, ref, felt.astype(np.float64))))
         score *= math.exp(-off / 80.0)
     return score
+
+
+def shade_about(det: Detector, uv_px: FloatArray, bgf: NDArray[np.float32]) -> float:
+    """How much a shadow darkens the table about ``uv_px`` now: the median of the image over the
+    learned table on a ring 1.5-3 ball radii out, over the pixels darker than the table by
+    the same share in every channel (:data:`_SHADE_SPREAD`; a hand's, a piece's are other
+    colours); 1 where too few are (:data:`_SHADE_SHARE` of the ring), at most 1, at least
+    the foreground's shadow share (``_SHADOW_K``).
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as NS
+    >>> bg = np.full((60, 80, 3), 180.0, np.float32)
+    >>> img = np.full((60, 80, 3), 180, np.uint8)
+    >>> img[:, 40:] = 162  # a shadow from column 40 on
+    >>> det = NS(_last_image=img, stride=3, _mm_px=np.ones((20, 27)), _scale=lambda: 1.0,
+    ...          sizes=NS(ball_diameter=10.0))  # a 10-pixel ball: its ring 7.5-15 px out
+    >>> at = lambda u: round(shade_about(det, np.array([u, 30.0]), bg), 3)
+    >>> at(60.0), at(15.0)
+    (0.9, 1.0)
+    >>> img[:, 40:] = (90, 160, 200)  # a hand's colour, not the felt's darkened
+    >>> at(60.0)
+    1.0
+    """
+    img = det._last_image
+    if img is None:
+        return 1.0
+    h, w = img.shape[:2]
+    s, o = det.stride, det.stride // 2
+    hc, wc = det._mm_px.shape
+    i = int(np.clip(round((float(uv_px[1]) - o) / s), 0, hc - 1))
+    j = int(np.clip(round((float(uv_px[0]) - o) / s), 0, wc - 1))
+    mm_px = float(det._mm_px[i, j]) or det._scale()
+    r_px = det.sizes.ball_diameter / 2.0 / max(mm_px, 1e-3)
+    reach = math.ceil(3.0 * r_px)
+    u0, v0 = round(float(uv_px[0])), round(float(uv_px[1]))
+    x0, x1, y0, y1 = (
+        max(0, u0 - reach),
+        min(w, u0 + reach + 1),
+        max(0, v0 - reach),
+        min(h, v0 + reach + 1),
+    )
+    if x1 - x0 < 3 or y1 - y0 < 3:
+        return 1.0
+    yy, xx = np.mgrid[y0:y1, x0:x1]
+    d = np.hypot(xx - float(uv_px[0]), yy - float(uv_px[1]))
+    ring = (d >= 1.5 * r_px) & (d <= 3.0 * r_px)
+    seen = img[y0:y1, x0:x1][ring].astype(np.float64)
+    table = np.maximum(bgf[y0:y1, x0:x1][ring].astype(np.float64), 1.0)
+    k = seen / table
+    like = (np.ptp(k, axis=1) < _SHADE_SPREAD) & (k.min(axis=1) > 0.0)
+    if like.sum() < _SHADE_SHARE * max(int(ring.sum()), 1):
+        return 1.0
+    return float(np.clip(np.median(k[like].mean(axis=1)), _SHADOW_K, 1.0))
 
 
 def under_a_bar(det: Detector, fit: BallFit) -> bool:
@@ -1481,7 +1544,15 @@ def ball_on_spot(
         )
         if fit is None or (best is not None and fit.explained <= best.explained):
             continue
-        if not det.learned and bare_mark(det, fit, np.asarray(spot, float)):
+        mark = np.asarray(spot, float)
+        if (
+            bare_mark(det, fit, mark)
+            if not det.learned
+            else parallax_says_ball(det, fit, mark) is False
+        ):
+            # in a video too, where the learned table is stale about the mark (a piece rested
+            # on it while it was learned, one beside it now keeps it from being refreshed):
+            # parallax tells the bare mark, its fit short of the spot toward the camera
             continue
         r = det.sizes.ball_diameter / 2.0
         if all(footprint_gap(x, fit.xy_mm, r) >= -_BUTTON_OVERLAP_MM for x in solids):

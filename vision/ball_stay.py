@@ -38,6 +38,7 @@ from numpy.typing import NDArray
 
 from vision.ball import BallFit, fit_ball
 from vision.ball_search import (
+    _BALL_SURE,
     _LOST_TOP_MM_S,
     _TOUCH_MM,
     _nearest_point,
@@ -60,6 +61,7 @@ __all__ = [
     "could_be_beside",
     "not_the_ball_far_off",
     "sliver_off_a_covered_ball",
+    "still_where_it_rested",
 ]
 
 FloatArray = NDArray[np.float64]
@@ -87,6 +89,7 @@ _BEHIND_MM = 5.0
 _TABLE_LEVEL = 60.0
 _SEED_SHARE = 0.1  # a blob of the ball's colour of this share of its silhouette seeds a fit
 _SEEDS = 3  # the largest blobs beside each box fitted
+_WEAK = _BALL_SURE  # a search's fit scored under this, far from the resting ball, is doubted
 
 
 def ball_out_of_reach(det: Detector, fit: BallFit) -> bool:
@@ -180,6 +183,42 @@ def sliver_off_a_covered_ball(det: Detector, fit: BallFit, hands: NDArray[np.boo
     x, y = round((float(uv[0]) - o) / s), round((float(uv[1]) - o) / s)
     h, w = hands.shape
     return bool(hands[max(0, y - 1) : min(h, y + 2), max(0, x - 1) : min(w, x + 2)].any())
+
+
+def still_where_it_rested(
+    det: Detector,
+    fit: BallFit,
+    img: U8,
+    bgf: NDArray[np.float32],
+    solids: list[Solid],
+    hands: NDArray[np.bool_],
+) -> BallFit | None:
+    """The ball found again where it was at rest a moment ago (beside a hand,
+    :func:`vision.ball_hands.ball_by_hand`, else :func:`ball_where_it_was`) when the search's
+    fit is weak (scored under the search's sure score, :data:`_WEAK`) and more than two
+    diameters from there; None when the fit stands.
+
+    A ball cannot be in two places: one still seen where it rested wins over a poor fit
+    elsewhere. A hand beside the resting ball grows over its blob, the search then has nothing
+    of it, and a weak fit elsewhere was taken: the painted penalty mark beside a button, fitted
+    against a stale patch of the learned table (nacional's ten minutes, seed 41, frames
+    10917-10926: the ball read on the mark and back on every other frame, a false touch and a
+    foul lost; ``tests/vision/test_ball_resting_by_hand.py``). A ball struck from its rest is
+    blurred and leaves its place bare: the fit there fails and the search's stands."""
+    prior = det._ball_prior
+    if prior is None or det._frames - prior[1] > _PRIOR_FRAMES:
+        return None
+    last = prior[0]
+    if float(np.hypot(*last.streak_px)) >= 1.0:
+        return None  # rolling: the search's fit may be where it went
+    if float(np.hypot(*(np.asarray(fit.xy_mm) - last.xy_mm))) <= 2.0 * det.sizes.ball_diameter:
+        return None
+    if det._ball_score(fit, bgf, fit.uv_px) >= _WEAK:
+        return None
+    # as the search's misses are: beside a hand, then where it was
+    return det._ball_by_hand(img, bgf, solids, hands) or det._ball_where_it_was(
+        img, bgf, solids, hands
+    )
 
 
 def ball_where_it_was(

@@ -78,6 +78,7 @@ from vision.ball_stay import (
     could_be_beside,
     not_the_ball_far_off,
     sliver_off_a_covered_ball,
+    still_where_it_rested,
 )
 from vision.detections import Detections
 from vision.foreground import foreground, hand_mask, hand_polygons, nonzero_yx
@@ -594,6 +595,8 @@ class Detector:
                 ball = self._ball_behind_a_box(img, bgf, solids, hands) or ball
             if ball is None and boxes and self.learned:  # ... where it was not seen before
                 ball = self._ball_beside_a_box(img, bgf, solids, hands)
+            if ball is not None and self.learned:  # a weak fit elsewhere, the ball still there
+                ball = still_where_it_rested(self, ball, img, bgf, solids, hands) or ball
             if (
                 not self.learned
                 and hands.any()
