@@ -53,6 +53,7 @@ _STILL_VISIBLE = 0.5  # the least share of itself a still's ball shows
 _PARALLAX_MM = 1.5  # a bare spot's fit lies this far off its place at least, or it cannot tell
 _SPOT_PARALLAX = 0.3  # the least share a ball on a spot that parallax confirms explains
 _PARALLAX_BALL = 0.35  # a fit on a spot showing this share of that offset or less is a ball
+_SPOT_NEAR, _SPOT_PRIOR_FRAMES = 3.0, 3  # the ball this near a spot this lately: maybe on it
 _RAIL_SLACK_MM = 2.0  # a footprint this much nearer a rail than its radius: the camera's error
 _BALL_SURE = 0.6  # a fit this good is the ball (found well: the spots may be refreshed)
 _SHADE_SPREAD = 0.08  # a shadow darkens every channel alike (within this share: shadow_like's)
@@ -1548,16 +1549,30 @@ def ball_on_spot(
         if (
             bare_mark(det, fit, mark)
             if not det.learned
-            else parallax_says_ball(det, fit, mark) is False
+            else parallax_says_ball(det, fit, mark) is False and not _ball_came_by(det, mark)
         ):
             # in a video too, where the learned table is stale about the mark (a piece rested
             # on it while it was learned, one beside it now keeps it from being refreshed):
-            # parallax tells the bare mark, its fit short of the spot toward the camera
+            # parallax tells the bare mark, its fit short of the spot toward the camera (unless
+            # the ball was there a moment ago: its motion shifts its fit as much)
             continue
         r = det.sizes.ball_diameter / 2.0
         if all(footprint_gap(x, fit.xy_mm, r) >= -_BUTTON_OVERLAP_MM for x in solids):
             best = fit
     return best
+
+
+def _ball_came_by(det: Detector, spot_mm: FloatArray) -> bool:
+    """Whether the ball was found within :data:`_SPOT_NEAR` diameters of a painted spot at most
+    :data:`_SPOT_PRIOR_FRAMES` frames ago: a fit on the spot may then be the ball, struck from
+    it or rolling over it, whose motion shifts its fit as parallax shifts a bare mark's (the
+    kick-offs of the ten-minute renders: the ball found 1-3 mm off the centre spot the frame it
+    was struck, read as the bare mark and lost for a frame on 8 of them)."""
+    prior = getattr(det, "_ball_prior", None)
+    if prior is None or det._frames - prior[1] > _SPOT_PRIOR_FRAMES:
+        return False
+    near = _SPOT_NEAR * det.sizes.ball_diameter
+    return float(np.hypot(*(np.asarray(prior[0].xy_mm) - spot_mm))) <= near
 
 
 def bare_mark(det: Detector, fit: BallFit, spot_mm: FloatArray) -> bool:
