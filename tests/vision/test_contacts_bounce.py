@@ -84,3 +84,44 @@ def test_no_bounce_without_a_body_on_the_way_or_a_turn(seed: int, mirror: bool, 
         straight[10:] = B9[0] + way * (1.0 + 0.12 * np.arange(len(B9) - 10))[:, None]
         hits = _hits(seed, mirror, path=straight)
     assert not hits
+
+
+# mesa-posta's ten minutes, seed 42, frames 13740-13756 as tracked: B8 at rest (seen until
+# 13748), hidden three frames, seen 100 mm away sliding at 175 mm/s; traced back along its way
+# out it meets A5, at rest 160 mm back, and the way in from where it froze reflects onto its way
+# out - but at that speed the meeting was 12 frames back, while B8 still rested where it froze.
+# The truth has no such contact (B8 was carried out and flicked; it met A11 later).
+M42_A5 = np.array([66.10, 526.78])
+M42_B8 = np.array(
+    [[252.46, 461.55]] * 2
+    + [[251.90, 452.11]]
+    + [[251.85, 452.08]] * 9
+    + [[273.12, 552.57], [278.84, 553.81], [284.27, 555.83], [288.98, 557.70], [293.31, 559.30]]
+)
+M42_HIDDEN = (13749, 13751)
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("mirror", [False, True])
+def test_no_bounce_met_before_it_left(seed: int, mirror: bool) -> None:
+    rng = np.random.default_rng(seed)
+    flip = np.array([-1.0, 1.0]) if mirror else np.ones(2)
+    finder = ContactFinder(
+        np.array(["A5", "B8"]),
+        np.array(["button"] * 2),
+        np.array([[60.0, 60.0]] * 2),
+        np.zeros(2),
+        max_speed_mm_s=VMAX,
+    )
+    first, hits = 13740, []
+    frozen = M42_B8[8]
+    for k in range(len(M42_B8)):
+        frame = first + k
+        xy = np.array([M42_A5, M42_B8[k]]) + rng.normal(0.0, 0.2, (2, 2))
+        ok = np.ones(2, bool)
+        if M42_HIDDEN[0] <= frame <= M42_HIDDEN[1]:
+            xy[1], ok[1] = frozen, False
+        moving = np.array([False, frame >= 13752])
+        sig = np.where(ok, 0.3, np.inf)
+        hits += finder.push(frame, frame / FPS, xy * flip, ok, moving, np.ones(2, bool), ok, sig)
+    assert not [c for c in hits if c.kind == "piece-piece"], hits
