@@ -38,7 +38,7 @@ from geometry.field import FieldModel
 from geometry.pieces import Pieces
 from geometry.tablespec import load_table
 from simulator.state import FrameTruth, Hand
-from tests.vision.clips import decoded_clip
+from tests.vision.clips import decoded_clip, keepers_four_and_ball
 from vision.detect import Detector
 
 TABLE = load_table("brasileira")
@@ -52,15 +52,7 @@ LEARN, FRAMES, HAND_FROM = 6, 30, 10
 def _pieces(a2_xy: NDArray[np.float64]) -> Pieces:
     xy = [(-HL + 8.5, -60.0), (HL - 8.5, 0.0), tuple(a2_xy), (300.0, 250.0), (150.0, -200.0)]
     xy += [(-350.0, -240.0), HOME]
-    return Pieces(
-        np.array(["A1", "B1", "A2", "A3", "B2", "B3", "ball"]),
-        np.array(["A", "B", "A", "A", "B", "B", ""]),
-        np.array(["goalkeeper"] * 2 + ["button"] * 4 + ["ball"]),
-        np.array(xy, float),
-        np.array([[70.0, 15.0]] * 2 + [[50.0, 50.0]] * 4 + [[10.0, 10.0]]),
-        np.array([np.pi / 2] * 2 + [0.0] * 5),
-        np.array([35.0] * 2 + [8.0] * 4 + [10.0]),
-    )
+    return keepers_four_and_ball(xy)
 
 
 def _frames(angle_rad: float, tip_mm: float) -> list[FrameTruth]:

@@ -29,7 +29,7 @@ from calibration.camera import Camera
 from geometry.pieces import Pieces
 from geometry.tablespec import load_table
 from simulator.state import FrameTruth, Hand
-from tests.vision.clips import decoded_clip
+from tests.vision.clips import decoded_clip, keepers_four_and_ball
 from vision.detect import Detector
 
 TABLE = load_table("brasileira")
@@ -41,15 +41,7 @@ def _pieces(ball_xy_mm: tuple[float, float]) -> Pieces:
     hl = TABLE.half_length
     xy = [(-hl + 8.5, 0.0), (hl - 8.5, 0.0)]
     xy += [(-400.0, 200.0), (300.0, 250.0), (150.0, -200.0), (-350.0, -240.0), ball_xy_mm]
-    return Pieces(
-        np.array(["A1", "B1", "A2", "A3", "B2", "B3", "ball"]),
-        np.array(["A", "B", "A", "A", "B", "B", ""]),
-        np.array(["goalkeeper"] * 2 + ["button"] * 4 + ["ball"]),
-        np.array(xy, float),
-        np.array([[70.0, 15.0]] * 2 + [[50.0, 50.0]] * 4 + [[10.0, 10.0]]),
-        np.array([np.pi / 2] * 2 + [0.0] * 5),
-        np.array([35.0] * 2 + [8.0] * 4 + [10.0]),
-    )
+    return keepers_four_and_ball(xy)
 
 
 def _frame(k: int, ball_xy_mm: tuple[float, float], hands: tuple[Hand, ...] = ()) -> FrameTruth:

@@ -27,7 +27,7 @@ from benchmarks.bench_detect import _style
 from geometry.pieces import Pieces
 from geometry.tablespec import load_table
 from simulator.state import FrameTruth
-from tests.vision.clips import decoded_clip
+from tests.vision.clips import decoded_clip, keepers_four_and_ball
 from vision.detect import Detector
 
 TABLE = load_table("brasileira")
@@ -39,15 +39,7 @@ STEPS_MM = (2.5, 10.0, 18.0)  # the struck ball's steps a frame
 def _pieces(ball_xy: tuple[float, float]) -> Pieces:
     xy = [(-HL + 8.5, 0.0), (HL - 8.5, 0.0), (-60.0, 40.0), (300.0, 250.0), (150.0, -200.0)]
     xy += [(-350.0, -240.0), ball_xy]
-    return Pieces(
-        np.array(["A1", "B1", "A2", "A3", "B2", "B3", "ball"]),
-        np.array(["A", "B", "A", "A", "B", "B", ""]),
-        np.array(["goalkeeper"] * 2 + ["button"] * 4 + ["ball"]),
-        np.array(xy, float),
-        np.array([[70.0, 15.0]] * 2 + [[50.0, 50.0]] * 4 + [[10.0, 10.0]]),
-        np.array([np.pi / 2] * 2 + [0.0] * 5),
-        np.array([35.0] * 2 + [8.0] * 4 + [10.0]),
-    )
+    return keepers_four_and_ball(xy)
 
 
 def _path(angle_rad: float) -> list[tuple[float, float]]:
