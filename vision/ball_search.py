@@ -1568,7 +1568,7 @@ def _ball_came_by(det: Detector, spot_mm: FloatArray) -> bool:
     it or rolling over it, whose motion shifts its fit as parallax shifts a bare mark's (the
     kick-offs of the ten-minute renders: the ball found 1-3 mm off the centre spot the frame it
     was struck, read as the bare mark and lost for a frame on 8 of them)."""
-    prior = getattr(det, "_ball_prior", None)
+    prior = det._ball_prior  # (a video's: asked only of a learned detector)
     if prior is None or det._frames - prior[1] > _SPOT_PRIOR_FRAMES:
         return False
     near = _SPOT_NEAR * det.sizes.ball_diameter
