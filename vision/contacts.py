@@ -41,7 +41,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.grazes import find_grazes
+from vision.grazes import find_ball_grazes, find_grazes
 
 __all__ = ["ContactFinder", "TrackContact"]
 
@@ -110,6 +110,12 @@ _CROWD_MM = 3.0  # a third body's edge this near the ball: it may have met it to
 # a graze that left the struck button where it was is read over this many frames
 # (:mod:`vision.grazes`); fits of unknown noise are taken this noisy
 _GRAZE_FRAMES, _GRAZE_SIGMA_MM = 8, 0.5
+_BALL_GRAZE_FRAMES = 10  # the ball turned off a resting button: read over this many frames
+_BALL_GRAZE_AFTER = 4  # ... not that many frames or fewer after another of its hits
+# a frame held for the contacts' history: its number, places, known, ok, seen (measured)
+_Hist = tuple[int, FloatArray, BoolArray, BoolArray, BoolArray]
+# frames as vision.grazes reads them: times, places, seen, sigmas, radii, buttons
+_Window = tuple[FloatArray, FloatArray, BoolArray, FloatArray, FloatArray, BoolArray]
 
 
 @dataclass(frozen=True)
@@ -215,7 +221,7 @@ class ContactFinder:
         self._away_frame = np.full(self.n, -1)
         self._away_xy = np.full((self.n, 2), np.nan)  # ... and where it was seen then
         # (frame, xy, known, ok, seen) of the last frames
-        self._hist: list[tuple[int, FloatArray, BoolArray, BoolArray, BoolArray]] = []
+        self._hist: list[_Hist] = []
         self._hist_ts: list[tuple[float, FloatArray]] = []  # (t, sigma_mm) of each _hist frame
 
     def set_angles(self, angle_rad: FloatArray) -> None:
@@ -971,14 +977,28 @@ class ContactFinder:
     def _grazes(self) -> list[TrackContact]:
         """A sliding button turned by a resting one that stayed where it was
         (:func:`vision.grazes.find_grazes`): read once three frames after the touch are in,
-        over the last ``_GRAZE_FRAMES`` frames; not where either body had another hit over
-        them (the turn is that hit's)."""
-        w = _GRAZE_FRAMES
+        over the last ``_GRAZE_FRAMES`` frames; the ball turned off a resting button, read
+        once four frames after it are in, over ``_BALL_GRAZE_FRAMES`` (that button touched
+        it); not where either body had another hit over them (the turn is that hit's)."""
+        out: list[TrackContact] = []
+        got = self._graze_window(_GRAZE_FRAMES)
+        if got is not None:
+            out += self._grazed(find_grazes(*got[0]), got[1])
+        got = self._graze_window(_BALL_GRAZE_FRAMES)
+        if got is not None:
+            for b in np.flatnonzero(self.kind == "ball"):
+                found = find_ball_grazes(*got[0], int(b))
+                out += self._grazed([(int(b), q, t, dv, k) for q, t, dv, k in found], got[1])
+        return out
+
+    def _graze_window(self, w: int) -> tuple[_Window, list[_Hist]] | None:
+        """The last ``w`` frames (consecutive) as :func:`vision.grazes.find_grazes` reads
+        them (times, places, seen, sigmas, radii, buttons), and their history rows."""
         h, ts = self._hist[-w:], self._hist_ts[-w:]
         if len(h) < w or h[-1][0] - h[0][0] != w - 1:
-            return []
+            return None
         sig = np.stack([s for _, s in ts])
-        grazes = find_grazes(
+        window: _Window = (
             np.array([t for t, _ in ts]),
             np.stack([x for _, x, _, _, _ in h]),
             np.stack([sn for _, _, _, _, sn in h]),
@@ -986,15 +1006,30 @@ class ContactFinder:
             self.r_out,
             self.kind == "button",
         )
+        return window, h
+
+    def _grazed(
+        self,
+        grazes: list[tuple[int, int, float, float, int]],
+        h: list[_Hist],
+    ) -> list[TrackContact]:
+        """The contacts of ``grazes`` read over the frames ``h``: not where either body had
+        another hit over them (the turn is that hit's), nor, for the ball, within
+        ``_BALL_GRAZE_AFTER`` frames before the touch (a window read late starts after a hit
+        the contact finder timed a frame or two early: the same touch)."""
         out: list[TrackContact] = []
-        first = h[0][0]
         for p, q, t, dv, k in grazes:
             frame, pair = h[k][0], self._pair(p, q)
+            first = h[0][0]
+            if self.kind[p] == "ball":
+                first = min(first, frame - _BALL_GRAZE_AFTER)
             if max(self._body_hit[p], self._body_hit[q], *self._last_hit[pair]) >= first:
                 continue
-            out.append(
-                TrackContact(t, str(self.ids[p]), str(self.ids[q]), "piece-piece", frame, dv)
-            )
+            if self.kind[p] == "ball":  # the piece it met touched it
+                c = TrackContact(t, str(self.ids[q]), str(self.ids[p]), "piece-ball", frame, dv)
+            else:
+                c = TrackContact(t, str(self.ids[p]), str(self.ids[q]), "piece-piece", frame, dv)
+            out.append(c)
             self._last_hit[pair] = self._body_hit[p] = self._body_hit[q] = frame
         return out
 

@@ -26,6 +26,14 @@ A graze of button ``p`` on button ``q``, over a window of frames, when
 
 A window reads a graze while it holds the turn; the caller keeps the first reading.
 
+The ball rolling past a resting button turns off it the same way (:func:`find_ball_grazes`),
+by 4 to 40 degrees, its change 15-85 mm/s. Its fits are sharper (0.1 mm) and its way straight
+between hits, but it slows on the felt (4-8% of its speed a frame), so its runs are read as
+lines in space, not paces in time: the split is where both runs are straightest, and the touch
+is timed between the last place before the turn and the first after it, by where their
+lines cross. It may be lost for a frame or two beside the button: those frames' places are
+guesses, left out.
+
 >>> import numpy as np
 >>> t = np.arange(8) / 30.0
 >>> k = np.arange(8)[:, None] - 3.5  # the touch half way between frames 3 and 4
@@ -44,7 +52,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["find_grazes"]
+__all__ = ["find_ball_grazes", "find_grazes"]
 
 FloatArray = NDArray[np.float64]
 BoolArray = NDArray[np.bool_]
@@ -55,6 +63,10 @@ _RUN = 3  # frames in each straight run, at least
 _WAY_MM = 3.0  # each run at least this long (ten times a fit's noise)
 _CROWD_MM = 5.0  # a third body's edge this near the striker: the turn may be its hit
 _SIGMA_FLOOR_MM = 0.2  # a fit's noise is never taken under this
+# the ball's: steps of at least this a frame (fifteen times its fits' noise: a ball creeping,
+# vision/contacts.py), its fits never taken sharper than this, frames it may go unseen
+_BALL_STEP_MM, _BALL_SIGMA_FLOOR_MM, _BALL_UNSEEN = 0.5, 0.1, 2
+_BALL_SLACK_MM = 1.5  # where the ball's runs cross may lie this far beyond their ends
 
 
 def find_grazes(
@@ -147,3 +159,124 @@ def _runs(
         misfit += float(np.sum(res))
         fits.append((v, c))
     return misfit, fits[0], fits[1]
+
+
+def find_ball_grazes(
+    t_s: FloatArray,
+    xy_mm: FloatArray,
+    seen: BoolArray,
+    sigma_mm: FloatArray,
+    r_mm: FloatArray,
+    button: BoolArray,
+    ball: int,
+    gap_mm: float = 3.0,
+    min_turn_rad: float = np.radians(3.0),
+    k_sigma: float = 4.0,
+) -> list[tuple[int, float, float, int]]:
+    """The ball ``ball`` turned off a resting button: ``(q, t, dv, k)`` (the button, the
+    touch's time, the ball's change of velocity in mm/s, the window's first frame after the
+    touch), read once four seen frames after it are in.
+
+    The gates are :func:`find_grazes`'s, the ball the striker, but for the runs (lines in
+    space, split where they are straightest; the way out seen on four frames or more, so that
+    a split one frame later was possible: a window that holds a small turn's first frames
+    only forces a split at its end, early), the ball's frames unseen (up to two, left out),
+    and the touch's time (between the runs' facing ends, where their lines cross).
+
+    Parameters are :func:`find_grazes`'s; ``button`` marks the bodies that can be grazed.
+
+    >>> t = np.arange(10) / 30.0
+    >>> k = np.arange(10)[:, None] - 4.5  # the touch half way between frames 4 and 5
+    >>> way_out = 3.0 * np.array([-np.sin(0.1), np.cos(0.1)])  # turned 6 degrees
+    >>> b = np.where(k < 0, k * np.array([0.0, 3.0]), k * way_out)
+    >>> q = np.tile([30.5, 0.0], (10, 1))
+    >>> xy = np.stack([b, q], axis=1)
+    >>> ok = np.ones((10, 2), bool)
+    >>> g = find_ball_grazes(t, xy, ok, np.full((10, 2), 0.1), np.array([5.0, 25.0]),
+    ...                      np.array([False, True]), 0)
+    >>> [(int(q), round(t * 30.0, 1), k) for q, t, _, k in g]
+    [(1, 4.5, 5)]
+    """
+    w = len(t_s)
+    if w < 2 * _RUN + 1 or xy_mm.shape[:2] != (w, len(r_mm)):
+        raise ValueError(
+            f"find_ball_grazes: expected {2 * _RUN + 1} frames or more of {len(r_mm)} bodies, "
+            f"got t {t_s.shape}, xy {xy_mm.shape}"
+        )
+    on = seen[:, ball]
+    path = xy_mm[:, ball]
+    if on.sum() < max(w - _BALL_UNSEEN, 2 * _RUN + 1) or not on[0] or not on[-1]:
+        return []
+    if np.hypot(*np.diff(path, axis=0).T).min() < _BALL_STEP_MM:
+        return []
+    ok = seen.all(axis=0)
+    spread = np.hypot(*(xy_mm - xy_mm.mean(axis=0)).transpose(2, 0, 1)).max(axis=0)
+    q = np.flatnonzero(ok & button & (spread < _REST_MM))
+    q = q[q != ball]
+    near = np.hypot(*(xy_mm[:, q] - path[:, None]).transpose(2, 0, 1)).min(axis=0)
+    q = q[near <= r_mm[ball] + r_mm[q] + gap_mm]
+    if len(q) != 1:
+        return []  # none, or two it could have turned off
+    qm = int(q[0])
+    ts, pts = t_s[on], path[on]
+    n = len(ts)
+    # the split: the way in is pts[: i], the way out pts[i :], both _RUN long or more and
+    # each seen on every frame (frames lost, at the touch, lie between them)
+    fr = np.flatnonzero(on)
+    splits = [
+        i
+        for i in range(_RUN, n - _RUN + 1)
+        if fr[i - 1] - fr[0] == i - 1 and fr[-1] - fr[i] == n - i - 1
+    ]
+    if not splits:
+        return []
+    lines = [(_line(pts[:i]), _line(pts[i:])) for i in splits]
+    best = int(np.argmin([a[2] + b[2] for a, b in lines]))
+    i = splits[best]
+    if n - i < _RUN + 1:
+        return []  # the way out not yet confirmed (read again a frame later)
+    (c_in, u_in, _), (c_out, u_out, _) = lines[best]
+    l_in = float((pts[i - 1] - pts[0]) @ u_in)
+    l_out = float((pts[-1] - pts[i]) @ u_out)
+    if min(l_in, l_out) < _WAY_MM:
+        return []
+    turn = float(np.arctan2(u_in[0] * u_out[1] - u_in[1] * u_out[0], u_in @ u_out))
+    s = max(float(sigma_mm[on, ball].max()), _BALL_SIGMA_FLOOR_MM)
+    noise = np.sqrt(2.0) * s * np.hypot(1.0 / l_in, 1.0 / l_out)
+    if abs(turn) < max(min_turn_rad, k_sigma * noise):
+        return []
+    # where the lines cross, between the last place on the way in and the first on the way
+    # out, within half a step or _BALL_SLACK_MM (a slow ball's runs are a few mm long: their
+    # directions are a few degrees noisy, and a small turn's crossing moves along the way by
+    # much more)
+    m = np.column_stack([u_in, -u_out])
+    a_in, _ = np.linalg.solve(m, c_out - c_in)
+    vertex = c_in + a_in * u_in
+    d_in, d_out = float((vertex - pts[i - 1]) @ u_in), float((pts[i] - vertex) @ u_out)
+    step = float(np.hypot(*(pts[i] - pts[i - 1])))
+    if min(d_in, d_out) < -max(0.5 * step, _BALL_SLACK_MM):
+        return []
+    share = float(np.clip(d_in / max(d_in + d_out, 1e-9), 0.0, 1.0))
+    t_hit = float(ts[i - 1] + share * (ts[i] - ts[i - 1]))
+    rel = xy_mm[:, qm].mean(axis=0) - vertex
+    side = np.sign(u_in[0] * rel[1] - u_in[1] * rel[0])  # q left (+) or right of the way
+    if np.hypot(*rel) - r_mm[ball] - r_mm[qm] > gap_mm or np.sign(turn) != -side:
+        return []
+    gaps = np.hypot(*(xy_mm - path[:, None]).transpose(2, 0, 1)) - r_mm - r_mm[ball]
+    gaps[:, [ball, qm]] = np.inf
+    if (gaps <= _CROWD_MM).any():
+        return []
+    # its speeds next to the touch: the steps either side of it
+    v_in = u_in * float(np.hypot(*(pts[i - 1] - pts[i - 2]))) / float(ts[i - 1] - ts[i - 2])
+    v_out = u_out * float(np.hypot(*(pts[i + 1] - pts[i]))) / float(ts[i + 1] - ts[i])
+    k = int(np.clip(np.searchsorted(t_s, t_hit), 1, w - 1))  # the frame after it
+    return [(qm, t_hit, float(np.hypot(*(v_out - v_in))), k)]
+
+
+def _line(pts: FloatArray) -> tuple[FloatArray, FloatArray, float]:
+    """The straight line through places (n, 2) in order: a point on it, its unit direction
+    (from the first place toward the last) and the squared distances of the places off it."""
+    c = pts.mean(axis=0)
+    _, sv, vt = np.linalg.svd(pts - c, full_matrices=False)
+    u = vt[0] if (pts[-1] - pts[0]) @ vt[0] >= 0 else -vt[0]
+    return c, u, float(sv[1] ** 2) if len(sv) > 1 else 0.0
