@@ -57,6 +57,8 @@ from simulator.state import FrameTruth
 
 __all__ = ["DEFAULT_TEAMS", "Referee", "TruthWriter", "ball_blocked_by", "event"]
 
+_SLOP_MM = 0.1  # pymunk's collision slop: how far resting bodies may sink into each other
+
 DEFAULT_TEAMS = {"A": "left", "B": "right"}  # team -> the side it defends
 
 
@@ -363,6 +365,11 @@ class Referee:
         r = float(p.size_mm[bi, 0]) / 2.0
         side = "right" if x > 0 else "left"
         line_m, posts_m = (float(v[0]) for v in goal_margins(xy, r, self.field, side))
+        if -_SLOP_MM <= posts_m < 0.0:
+            # against a post's inner face: the physics lets the ball sink into the post by up
+            # to its collision slop (gaucha seed 38, frame 4160: turned into the goal off the
+            # post, 0.08 mm into it), and a ball there is within the posts
+            posts_m = 0.0
         last_team = self._team.get(self.last_touch or "")
         if line_m > 0.0 and posts_m < 0.0:
             # Wholly past the line but beside the posts now: it may have crossed between them

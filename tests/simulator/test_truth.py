@@ -189,6 +189,10 @@ def test_a_ball_placed_on_a_touchline_is_out_once_wholly_beyond_it() -> None:
         ((1004.0, 703.0), "A7", None, None, None),  # exactly 5 mm: still touching the corner
         ((1006.0, 68.0), "A7", "goal", None, "A"),  # wholly inside the posts' inner faces
         ((1006.0, 69.0), "A7", "ball_out", "goal_kick", "B"),  # 1 mm outside them
+        # against a post's inner face, sunk 0.08 mm into it (pymunk's collision slop, 0.1 mm:
+        # gaucha seed 38, frame 4160, the ball turned into the goal off the post): within
+        ((1006.0, 68.08), "A7", "goal", None, "A"),
+        ((1006.0, 68.2), "A7", "ball_out", "goal_kick", "B"),  # 0.2 mm: beyond the slop
     ],
 )
 def test_referee_lines(ball_xy, last, kind, restart, team) -> None:
@@ -250,14 +254,15 @@ def test_net_touch_is_no_call() -> None:
 @settings(max_examples=300, deadline=None)
 @given(st.floats(-1020.0, 1020.0), st.floats(-720.0, 720.0))
 def test_referee_agrees_with_the_line_margins(x: float, y: float) -> None:
-    # Invariant: the referee's goal and out are the rules engine's (geometry.lines) verdicts.
+    # Invariant: the referee's goal and out are the rules engine's (geometry.lines) verdicts,
+    # but for a ball sunk into a post by the physics' collision slop (within the posts).
     ref = Referee(TABLE)
     ref.last_touch = "A7"
     ev = ref.update(_frame([(-500.0, 0.0), (500.0, 0.0), (x, y)]))
     called = {e["type"] for e in ev} & {"goal", "ball_out"}
     side = "right" if x > 0 else "left"
     line, posts = (float(v[0]) for v in goal_margins((x, y), 5.0, FIELD, side))
-    goal = line > 0.0 and posts >= 0.0
+    goal = line > 0.0 and posts >= -0.1
     out = not goal and float(ball_out_margin((x, y), 5.0, FIELD)[0][0]) > 0.0
     assert called == ({"goal"} if goal else {"ball_out"} if out else set())
 
