@@ -586,6 +586,8 @@ class Detector:
                     # a box's edge, far from where the ball was a moment ago: the ball is looked
                     # for there (a faint ball at rest on a pale felt, tests/vision/test_ball_stay)
                     ball = None
+                if ball is not None and sliver_off_a_covered_ball(self, ball, hands):
+                    ball = None  # found again beside the box: still not the ball under the hand
             if ball is None and self.learned:  # a hand beside it may have hidden its blob
                 ball = self._ball_by_hand(img, bgf, solids, hands)
             if ball is None and self.learned:  # a faint ball's blob lost to the noise
