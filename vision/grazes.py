@@ -98,19 +98,15 @@ def find_grazes(
             f"got t {t_s.shape}, xy {xy_mm.shape}"
         )
     ok = seen.all(axis=0)
-    spread = np.hypot(*(xy_mm - xy_mm.mean(axis=0)).transpose(2, 0, 1)).max(axis=0)
     steps = np.hypot(*np.diff(xy_mm, axis=0).transpose(2, 0, 1)).min(axis=0)
-    qs = np.flatnonzero(ok & button & (spread < _REST_MM))
+    qs = _resting(xy_mm, seen, button)
     dt = float(np.median(np.diff(t_s)))
     out: list[tuple[int, int, float, float, int]] = []
     for p in np.flatnonzero(ok & button & (steps >= _STEP_MM)):
         path = xy_mm[:, p]
-        q = qs[qs != p]
-        near = np.hypot(*(xy_mm[:, q] - path[:, None]).transpose(2, 0, 1)).min(axis=0)
-        q = q[near <= r_mm[p] + r_mm[q] + gap_mm]
-        if len(q) != 1:
-            continue  # none, or two it could have turned off
-        qm = int(q[0])
+        qm = _the_resting_one(xy_mm, qs, int(p), r_mm, gap_mm)
+        if qm is None:
+            continue
         # the ways in and out, straight at a steady pace either side of the turn: split where
         # two such runs (three frames or more each) fit best
         fits = [_runs(t_s, path, j) for j in range(_RUN - 1, w - _RUN)]
@@ -139,13 +135,36 @@ def find_grazes(
         side = np.sign(v_in[0] * rel[1] - v_in[1] * rel[0])  # q left (+) or right of the way
         if np.hypot(*rel) - r_mm[p] - r_mm[qm] > gap_mm or np.sign(turn) != -side:
             continue
-        gaps = np.hypot(*(xy_mm - path[:, None]).transpose(2, 0, 1)) - r_mm - r_mm[p]
-        gaps[:, [p, qm]] = np.inf
-        if (gaps <= _CROWD_MM).any():
+        if _crowded(xy_mm, r_mm, int(p), qm):
             continue
         k = int(np.clip(np.searchsorted(t_s, t_hit), 1, len(t_s) - 1))  # the frame after it
         out.append((int(p), qm, t_hit, float(np.hypot(*(v_out - v_in))), k))
     return out
+
+
+def _resting(xy_mm: FloatArray, seen: BoolArray, button: BoolArray) -> NDArray[np.intp]:
+    """The buttons seen on every frame of the window within ``_REST_MM`` of one place."""
+    spread = np.hypot(*(xy_mm - xy_mm.mean(axis=0)).transpose(2, 0, 1)).max(axis=0)
+    return np.flatnonzero(seen.all(axis=0) & button & (spread < _REST_MM))
+
+
+def _the_resting_one(
+    xy_mm: FloatArray, resting: NDArray[np.intp], p: int, r_mm: FloatArray, gap_mm: float
+) -> int | None:
+    """The one resting body whose edge ``p`` passes within ``gap_mm`` of; None when none
+    does, or two (it could have turned off either)."""
+    q = resting[resting != p]
+    near = np.hypot(*(xy_mm[:, q] - xy_mm[:, p][:, None]).transpose(2, 0, 1)).min(axis=0)
+    q = q[near <= r_mm[p] + r_mm[q] + gap_mm]
+    return int(q[0]) if len(q) == 1 else None
+
+
+def _crowded(xy_mm: FloatArray, r_mm: FloatArray, p: int, q: int) -> bool:
+    """Whether a third body's edge comes within ``_CROWD_MM`` of ``p``'s over the window (the
+    turn may be its hit)."""
+    gaps = np.hypot(*(xy_mm - xy_mm[:, p][:, None]).transpose(2, 0, 1)) - r_mm - r_mm[p]
+    gaps[:, [p, q]] = np.inf
+    return bool((gaps <= _CROWD_MM).any())
 
 
 def _runs(
@@ -209,15 +228,9 @@ def find_ball_grazes(
         return []
     if np.hypot(*np.diff(path, axis=0).T).min() < _BALL_STEP_MM:
         return []
-    ok = seen.all(axis=0)
-    spread = np.hypot(*(xy_mm - xy_mm.mean(axis=0)).transpose(2, 0, 1)).max(axis=0)
-    q = np.flatnonzero(ok & button & (spread < _REST_MM))
-    q = q[q != ball]
-    near = np.hypot(*(xy_mm[:, q] - path[:, None]).transpose(2, 0, 1)).min(axis=0)
-    q = q[near <= r_mm[ball] + r_mm[q] + gap_mm]
-    if len(q) != 1:
-        return []  # none, or two it could have turned off
-    qm = int(q[0])
+    qm = _the_resting_one(xy_mm, _resting(xy_mm, seen, button), ball, r_mm, gap_mm)
+    if qm is None:
+        return []
     ts, pts = t_s[on], path[on]
     n = len(ts)
     # the split: the way in is pts[: i], the way out pts[i :], both _RUN long or more and
@@ -262,9 +275,7 @@ def find_ball_grazes(
     side = np.sign(u_in[0] * rel[1] - u_in[1] * rel[0])  # q left (+) or right of the way
     if np.hypot(*rel) - r_mm[ball] - r_mm[qm] > gap_mm or np.sign(turn) != -side:
         return []
-    gaps = np.hypot(*(xy_mm - path[:, None]).transpose(2, 0, 1)) - r_mm - r_mm[ball]
-    gaps[:, [ball, qm]] = np.inf
-    if (gaps <= _CROWD_MM).any():
+    if _crowded(xy_mm, r_mm, ball, qm):
         return []
     # its speeds next to the touch: the steps either side of it
     v_in = u_in * float(np.hypot(*(pts[i - 1] - pts[i - 2]))) / float(ts[i - 1] - ts[i - 2])
