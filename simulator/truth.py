@@ -55,9 +55,16 @@ from rules.engine.calls import offside_positions
 from rules.rulesets import get_ruleset
 from simulator.state import FrameTruth
 
-__all__ = ["DEFAULT_TEAMS", "Referee", "TruthWriter", "ball_blocked_by", "event"]
+__all__ = [
+    "COLLISION_SLOP_MM",
+    "DEFAULT_TEAMS",
+    "Referee",
+    "TruthWriter",
+    "ball_blocked_by",
+    "event",
+]
 
-_SLOP_MM = 0.1  # pymunk's collision slop: how far resting bodies may sink into each other
+COLLISION_SLOP_MM = 0.1  # pymunk's collision slop: how far resting bodies may sink into each other
 
 DEFAULT_TEAMS = {"A": "left", "B": "right"}  # team -> the side it defends
 
@@ -365,7 +372,7 @@ class Referee:
         r = float(p.size_mm[bi, 0]) / 2.0
         side = "right" if x > 0 else "left"
         line_m, posts_m = (float(v[0]) for v in goal_margins(xy, r, self.field, side))
-        if -_SLOP_MM <= posts_m < 0.0:
+        if -COLLISION_SLOP_MM <= posts_m < 0.0:
             # against a post's inner face: the physics lets the ball sink into the post by up
             # to its collision slop (gaucha seed 38, frame 4160: turned into the goal off the
             # post, 0.08 mm into it), and a ball there is within the posts

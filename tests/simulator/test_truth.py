@@ -16,7 +16,7 @@ from geometry.pieces import Pieces
 from geometry.tablespec import load_table
 from simulator.scenario import ScenarioError, load_scenario, run_scenario, scenario_runner
 from simulator.state import Contact, FrameTruth
-from simulator.truth import Referee, TruthWriter, ball_blocked_by
+from simulator.truth import COLLISION_SLOP_MM, Referee, TruthWriter, ball_blocked_by
 
 SCENARIOS = sorted((Path(__file__).parents[2] / "samples" / "scenarios").glob("*.json"))
 TABLE = load_table("brasileira")
@@ -262,7 +262,7 @@ def test_referee_agrees_with_the_line_margins(x: float, y: float) -> None:
     called = {e["type"] for e in ev} & {"goal", "ball_out"}
     side = "right" if x > 0 else "left"
     line, posts = (float(v[0]) for v in goal_margins((x, y), 5.0, FIELD, side))
-    goal = line > 0.0 and posts >= -0.1
+    goal = line > 0.0 and posts >= -COLLISION_SLOP_MM
     out = not goal and float(ball_out_margin((x, y), 5.0, FIELD)[0][0]) > 0.0
     assert called == ({"goal"} if goal else {"ball_out"} if out else set())
 
