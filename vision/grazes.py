@@ -63,8 +63,8 @@ _RUN = 3  # frames in each straight run, at least
 _WAY_MM = 3.0  # each run at least this long (ten times a fit's noise)
 _CROWD_MM = 5.0  # a third body's edge this near the striker: the turn may be its hit
 _SIGMA_FLOOR_MM = 0.2  # a fit's noise is never taken under this
-# the ball's: steps of at least this a frame (fifteen times its fits' noise: a ball creeping,
-# vision/contacts.py), its fits never taken sharper than this, frames it may go unseen
+# the ball's: steps of at least this a frame (five times its fits' noise, as a creeping ball's
+# in vision/contacts.py), its fits never taken sharper than this, frames it may go unseen
 _BALL_STEP_MM, _BALL_SIGMA_FLOOR_MM, _BALL_UNSEEN = 0.5, 0.1, 2
 _BALL_SLACK_MM = 1.5  # where the ball's runs cross may lie this far beyond their ends
 
