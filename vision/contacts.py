@@ -24,7 +24,8 @@ moving body missed for a frame or two is put on the line between its sightings; 
 moved further in a frame than its top speed allows (a track re-acquired far from where it
 was believed to be) has no history before the jump.
 A sliding button grazing a resting one that stays where it was (the felt holds it) is found
-from the striker's path alone, turned away from it (:mod:`vision.grazes`), three frames after;
+from the striker's path alone, turned away from it (:mod:`vision.grazes`), three frames after,
+and the ball rolling past a resting button, turned off it, from the ball's path, four after;
 a piece out of hiding, or the ball struck from rest unseen, first seen turned off a body that
 stayed where it was met that body where its way out, traced back, reflects its way in.
 Gaps are edge to edge: disc-disc by the centres, disc-goalkeeper by the disc centre's distance
