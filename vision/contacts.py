@@ -978,17 +978,23 @@ class ContactFinder:
     def _grazes(self) -> list[TrackContact]:
         """A sliding button turned by a resting one that stayed where it was
         (:func:`vision.grazes.find_grazes`): read once three frames after the touch are in,
-        over the last ``_GRAZE_FRAMES`` frames; the ball turned off a resting button, read
-        once four frames after it are in, over ``_BALL_GRAZE_FRAMES`` (that button touched
-        it); not where either body had another hit over them (the turn is that hit's)."""
+        over the last ``_GRAZE_FRAMES`` frames; the ball turned off a resting button or
+        goalkeeper, read once four frames after it are in, over ``_BALL_GRAZE_FRAMES`` (that
+        piece touched it); not where either body had another hit over them (the turn is that
+        hit's)."""
         out: list[TrackContact] = []
         got = self._graze_window(_GRAZE_FRAMES)
         if got is not None:
             out += self._grazed(find_grazes(*got[0]), got[1])
         got = self._graze_window(_BALL_GRAZE_FRAMES)
         if got is not None:
+            # off a resting goalkeeper too, its box's edge measured
+            t, xy, seen, sig, r, _ = got[0]
+            boxes = (np.where(self.disc[:, None], np.nan, self.size_mm), self.angle_rad)
             for b in np.flatnonzero(self.kind == "ball"):
-                found = find_ball_grazes(*got[0], int(b))
+                found = find_ball_grazes(
+                    t, xy, seen, sig, r, self.kind != "ball", int(b), boxes=boxes
+                )
                 out += self._grazed([(int(b), q, t, dv, k) for q, t, dv, k in found], got[1])
         return out
 
