@@ -1524,7 +1524,16 @@ class ContactFinder:
         along = is_ball & resting & (kick_size >= need) & ((nb * n).sum(1) > _KICK_AGREES)
         n = np.where(along[:, None], nb, n)
         u_pre = ((v_pre[j] - v_pre[i]) * n).sum(1)
-        u_post = ((v_post[j] - v_post[i]) * n).sum(1)
+        # A spoiled ball (above: struck from rest, hit again within the next frame) left its
+        # rest at this hit and covered its step after it only: it went off that much faster
+        # than its step over the whole frame (gaucha's ten minutes, seed 38, frame 5262: A8
+        # at 1.2 m/s into the resting ball, which struck B11 half a frame later; its step read
+        # as 577 mm/s, slower than A8 going on, the two 'still closing', the touch lost and
+        # A8's hit on B10 called a foul)
+        boost = 1.0 / np.maximum(1.0 - frac[:, 0], 0.25)
+        up_i = np.where(((i == b_of) & spoiled[i])[:, None], boost[:, None], 1.0) * v_post[i]
+        up_j = np.where(((j == b_of) & spoiled[j])[:, None], boost[:, None], 1.0) * v_post[j]
+        u_post = ((up_j - up_i) * n).sum(1)
         dv = u_post - u_pre
         # The velocity change timed by each body's own path: moving at v_pre until the hit and
         # at v_post after, it covers x2 - x1 in the interval; weighted by the change's size.
