@@ -327,7 +327,7 @@ def beside_a_piece(
     fit = touching_box(det, fit, solids, hiders)
     if fit.visible >= _HIDDEN or np.hypot(*fit.streak_px) >= 1.0:
         return fit
-    against = against_a_button(det, img, bgf, fit, solids, hands, hiders)
+    against = against_a_button(det, img, bgf, fit.xy_mm, solids, hands, hiders)
     if against is not None:
         return against
     r = det.sizes.ball_diameter / 2.0
@@ -359,15 +359,16 @@ def against_a_button(
     det: Detector,
     img: U8,
     bgf: NDArray[np.float32],
-    fit: BallFit,
+    xy_mm: FloatArray,
     solids: list[Solid],
     hands: NDArray[np.bool_],
     hiders: list[FloatArray],
 ) -> BallFit | None:
-    """A ball against a button, fitted with the button's silhouette as a piece in front of it
-    (:func:`vision.ball.fit_ball`'s ``hiders``) rather than its pixels grown by their blurred
-    edge left out; None when no button is within :data:`_BUTTON_TOUCH_MM` of ``fit`` or the
-    fit so fails.
+    """A ball against a button, fitted from ``xy_mm`` (a fit on the sliver the button's grown
+    pixels leave, or the sliver's place) with the button's silhouette as a piece in front of
+    it (:func:`vision.ball.fit_ball`'s ``hiders``) rather than its pixels grown by their
+    blurred edge left out; None when no button is within :data:`_BUTTON_TOUCH_MM` of
+    ``xy_mm`` or the fit so fails.
 
     Left out grown, a button takes most of a ball against it (on a far camera, 1.9 mm a
     pixel, 70% of a 5-pixel ball), and the fit on the sliver left stopped 2 mm away from the
@@ -379,7 +380,7 @@ def against_a_button(
     buttons = [x for x in solids if x.kind == "button" and len(x.hull) >= 3]
     if not buttons:
         return None
-    gaps = [float(np.hypot(*(x.p[:2] - fit.xy_mm))) - x.p[2] / 2.0 - r for x in buttons]
+    gaps = [float(np.hypot(*(x.p[:2] - xy_mm))) - x.p[2] / 2.0 - r for x in buttons]
     j = int(np.argmin(gaps))
     if gaps[j] > _BUTTON_TOUCH_MM:
         return None
@@ -390,7 +391,7 @@ def against_a_button(
         img,
         bgf,
         det.camera,
-        fit.xy_mm,
+        np.asarray(xy_mm, np.float64),
         sz.ball_diameter,
         sz.ball_height,
         excluded=det._excluded(others, hands),
@@ -401,7 +402,7 @@ def against_a_button(
         return None
     assert again is not None
     gap = float(np.hypot(*(button.p[:2] - again.xy_mm))) - button.p[2] / 2.0 - r
-    if gap < -_BUTTON_OVERLAP_MM or float(np.hypot(*(again.xy_mm - fit.xy_mm))) > r:
+    if gap < -_BUTTON_OVERLAP_MM or float(np.hypot(*(again.xy_mm - xy_mm))) > r:
         return None  # into the button, or off to another blob: the sliver's fit stands
     return again
 
@@ -1138,6 +1139,14 @@ def find_ball(
             again = still_refit_by_hand(det, img, bgf, start, solids, hands, uv)
             if again is not None:
                 fit = again
+        if (fit is None or not det._ball_fit_ok(fit)) and det.learned:
+            # a ball at rest against a button: the button's grown pixels take all but a
+            # pixel or two of it, and the fit on those fails (its colour out of any ball's,
+            # a sixth seen; brasileira seed 43's ten minutes, frames 598-659: the ball, come
+            # to rest 0.6 mm from B8, lost until B8's opponent struck it; found while it
+            # rolled, 0.8 mm further out). Fitted with the button modelled in front of it
+            start = fit.xy_mm if fit is not None and np.isfinite(fit.xy_mm).all() else xy0
+            fit = against_a_button(det, img, bgf, start, solids, hands, hiders) or fit
         if fit is None or not det._ball_fit_ok(fit):
             det._reject(uv, hands, memo)
             continue
