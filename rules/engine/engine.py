@@ -178,6 +178,7 @@ class RuleEngine(BallCalls):
         loose, self._loose_hits = self._loose_hits, []
         if flicked is not None:
             self._start_lance(flicked, prev, cur, sink)
+            self._own_first_touch(prev, sink)
             self._own_first_hits(loose, sink)
         elif not gap:
             late = self._late_flick(cur, rows)
@@ -581,18 +582,7 @@ class RuleEngine(BallCalls):
                 return False
             assert lance is not None
             self._frame_touches.append((t, self.last_touch))
-            self.last_touch = piece
-            lance.touches.append(piece)
-            if piece == lance.piece and not lance.touched:
-                lance.touched = True
-                if self.possessor != team:
-                    self.possessor = team
-                    sink.emit(
-                        "possession",
-                        team,
-                        piece,
-                        article=self.profile.article("possession") or self.profile.article("turn"),
-                    )
+            self._lance_touch(lance, piece, team, sink)
             if self.kind_of.get(piece) == "goalkeeper" and team != lance.team:
                 lance.keeper_touched = True
             elif (
@@ -627,6 +617,41 @@ class RuleEngine(BallCalls):
                 self._loose_hits.append((row, prev, cur))
             return False
         return kind == "ball-rail"
+
+    def _lance_touch(self, lance: Lance, piece: str, team: str, sink: EventSink) -> None:
+        """``piece`` (of ``team``) touched the ball under ``lance``: the last touch, one of the
+        lance's; its own piece's first touch gives its team the ball."""
+        self.last_touch = piece
+        lance.touches.append(piece)
+        if piece == lance.piece and not lance.touched:
+            lance.touched = True
+            if self.possessor != team:
+                self.possessor = team
+                sink.emit(
+                    "possession",
+                    team,
+                    piece,
+                    article=self.profile.article("possession") or self.profile.article("turn"),
+                )
+
+    def _own_first_touch(self, prev: FrameState, sink: EventSink) -> None:
+        """The lance just begun owns its piece's touch of the resting ball reported the frame
+        before, when no lance of its own was under way: a piece flicked into the ball at once
+        touches it in the frame it starts, and its start may be read a frame later
+        (brasileira's ten minutes, seed 43, frame 8683: B4 on the ball, then into A10 at
+        8684; its lance read at 8684, the touch outside it, the hit on A10 called a foul, 000
+        REGRA 12 FALTA). Not when the ball was moving before (a ball rolling into a resting
+        piece touches it: the lance then under way's)."""
+        lance = self.lance
+        if lance is None or lance.ended or lance.touched or not self.in_play:
+            return
+        earlier = self._prev2
+        if earlier is None or earlier.moving[earlier.ball_index]:
+            return
+        for _, _, a, b, kind in sorted(self._prev_rows, key=contact_order):
+            if kind == "piece-ball" and lance.piece in (a, b):
+                self._lance_touch(lance, lance.piece, lance.team, sink)
+                return
 
     def _own_first_hits(
         self, loose: list[tuple[Row, FrameState, FrameState]], sink: EventSink
