@@ -49,6 +49,7 @@ from typing import Any
 
 import numpy as np
 
+from geometry.lines import ball_out_margin
 from geometry.scene import Scene
 from rules.checks import CHECKS
 from rules.engine.ball_calls import BallCalls
@@ -394,6 +395,8 @@ class RuleEngine(BallCalls):
         if late is not None:
             frame = int(late[0])
             t_s = round(cur.t_s - (cur.frame - frame) / self._fps, 4)
+        if self._ball_off_the_field(prev):
+            return
         if self.lance is not None and not self.lance.ended:
             self._end_lance(prev, sink)  # a flick before everything stopped: close the last
         team = self.team_of.get(piece)
@@ -461,6 +464,21 @@ class RuleEngine(BallCalls):
                 self._lances("indirect_free_kick"),
             )
             self._stop(restart, "touch_limit")
+
+    def _ball_off_the_field(self, prev: FrameState) -> bool:
+        """Whether play is stopped for a restart with the ball at rest a radius or more wholly
+        past a line: no restart is taken from there (the ball is placed first: on the
+        touchline for a throw-in, 001 Art. XXXIV; in the goal area, at the corner, on the
+        foul's spot), so a piece moved meanwhile is its coach's setting, not a lance (gaucha's
+        ten minutes, seed 44, frame 15422: A2 carried by hand, read as the throw-in taken and
+        missed; the ball, carried to the line then, read as live and out again)."""
+        if self.in_play or self.pending is None or not self.pending.kind:
+            return False
+        bi = prev.ball_index
+        if not prev.present[bi] or prev.moving[bi]:
+            return False
+        r = prev.ball_radius_mm
+        return float(ball_out_margin(pt(prev.ball_xy_mm), r, self.lines.field)[0][0]) >= r
 
     def _restart_distances(
         self, restart: Restart, team: str, prev: FrameState, sink: EventSink
