@@ -1139,12 +1139,14 @@ def find_ball(
             again = still_refit_by_hand(det, img, bgf, start, solids, hands, uv)
             if again is not None:
                 fit = again
-        if (fit is None or not det._ball_fit_ok(fit)) and det.learned:
+        if (fit is None or not det._ball_fit_ok(fit)) and det.learned and not by_hand:
             # a ball at rest against a button: the button's grown pixels take all but a
             # pixel or two of it, and the fit on those fails (its colour out of any ball's,
             # a sixth seen; brasileira seed 43's ten minutes, frames 598-659: the ball, come
             # to rest 0.6 mm from B8, lost until B8's opponent struck it; found while it
-            # rolled, 0.8 mm further out). Fitted with the button modelled in front of it
+            # rolled, 0.8 mm further out). Fitted with the button modelled in front of it;
+            # not beside a hand (a fingertip by a button at the rail, fitted so, was a false
+            # ball 160 mm from the ball at rest: mesa-posta seed 42, frame 14295)
             start = fit.xy_mm if fit is not None and np.isfinite(fit.xy_mm).all() else xy0
             fit = against_a_button(det, img, bgf, start, solids, hands, hiders) or fit
         if fit is None or not det._ball_fit_ok(fit):
