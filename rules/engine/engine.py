@@ -61,6 +61,9 @@ from rules.engine.motion import contact_order, find_flick
 from rules.engine.state import FrameState
 from rules.engine.turns import TouchCount
 
+#: restarts of a ball that went out over a line: taken once it is placed back
+_FROM_A_LINE = frozenset({"throw_in", "corner", "goal_kick"})
+
 __all__ = ["DECIDABLE", "EngineOptions", "RuleEngine"]
 
 #: Calls a referee's decision (an annotation) can overrule.
@@ -466,13 +469,16 @@ class RuleEngine(BallCalls):
             self._stop(restart, "touch_limit")
 
     def _ball_off_the_field(self, prev: FrameState) -> bool:
-        """Whether play is stopped for a restart with the ball at rest a radius or more wholly
-        past a line: no restart is taken from there (the ball is placed first: on the
-        touchline for a throw-in, 001 Art. XXXIV; in the goal area, at the corner, on the
-        foul's spot), so a piece moved meanwhile is its coach's setting, not a lance (gaucha's
-        ten minutes, seed 44, frame 15422: A2 carried by hand, read as the throw-in taken and
-        missed; the ball, carried to the line then, read as live and out again)."""
-        if self.in_play or self.pending is None or not self.pending.kind:
+        """Whether play is stopped for the ball's going out over a line (a throw-in, a corner,
+        a goal kick) with the ball at rest a radius or more wholly past a line: no such
+        restart is taken from there (the ball is placed first: on the touchline for a
+        throw-in, 001 Art. XXXIV; at the corner; in the goal area), so a piece moved meanwhile
+        is its coach's setting, not a lance (gaucha's ten minutes, seed 44, frame 15422: A2
+        carried by hand, read as the throw-in taken and missed; the ball, carried to the line
+        then, read as live and out again). Not a kick-off or a free kick: their ball was not
+        seen to leave, and one read off the field is a false sighting (a kick-off's ball
+        read in a goal on a dim render, the kick-off lance lost)."""
+        if self.in_play or self.pending is None or self.pending.kind not in _FROM_A_LINE:
             return False
         bi = prev.ball_index
         if not prev.present[bi] or prev.moving[bi]:
