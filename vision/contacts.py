@@ -989,11 +989,11 @@ class ContactFinder:
         got = self._graze_window(_BALL_GRAZE_FRAMES)
         if got is not None:
             # off a resting goalkeeper too, its box's edge measured
-            t, xy, seen, sig, r, _ = got[0]
+            ts, xy, seen, sig, r, _ = got[0]
             boxes = (np.where(self.disc[:, None], np.nan, self.size_mm), self.angle_rad)
             for b in np.flatnonzero(self.kind == "ball"):
                 found = find_ball_grazes(
-                    t, xy, seen, sig, r, self.kind != "ball", int(b), boxes=boxes
+                    ts, xy, seen, sig, r, self.kind != "ball", int(b), boxes=boxes
                 )
                 out += self._grazed([(int(b), q, t, dv, k) for q, t, dv, k in found], got[1])
         return out

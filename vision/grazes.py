@@ -229,9 +229,9 @@ def find_ball_grazes(
     k_sigma: float = 4.0,
     boxes: tuple[FloatArray, FloatArray] | None = None,
 ) -> list[tuple[int, float, float, int]]:
-    """The ball ``ball`` turned off a resting button: ``(q, t, dv, k)`` (the button, the
-    touch's time, the ball's change of velocity in mm/s, the window's first frame after the
-    touch), read once four seen frames after it are in.
+    """The ball ``ball`` turned off a resting button (or goalkeeper, given ``boxes``):
+    ``(q, t, dv, k)`` (the piece, the touch's time, the ball's change of velocity in mm/s, the
+    window's first frame after the touch), read once four seen frames after it are in.
 
     The gates are :func:`find_grazes`'s, the ball the striker, but for the runs (lines in
     space, split where they are straightest; the way out seen on four frames or more, so that
