@@ -221,6 +221,12 @@ class ContactFinder:
         self._rest_frame = np.full(self.n, -(10**9))
         self._away_frame = np.full(self.n, -1)
         self._away_xy = np.full((self.n, 2), np.nan)  # ... and where it was seen then
+        # each piece's last hit found from hiding as the striker: its frame and time, the
+        # speed the piece it struck came out at, and the gap between the two at rest
+        self._gave_frame = np.full(self.n, -(10**9))
+        self._gave_t = np.zeros(self.n)
+        self._gave_speed = np.zeros(self.n)
+        self._gave_gap = np.zeros(self.n)
         # (frame, xy, known, ok, seen) of the last frames
         self._hist: list[_Hist] = []
         self._hist_ts: list[tuple[float, FloatArray]] = []  # (t, sigma_mm) of each _hist frame
@@ -764,7 +770,10 @@ class ContactFinder:
             return []
         seen_prev = self._hist[-2][4]
         out += self._struck_then_hidden(frame, dt)
-        for b in np.flatnonzero(piece & ~rests & ok_now & ~np.isnan(self._rest_xy[:, 0])):
+        cand = np.flatnonzero(piece & ~rests & ok_now & ~np.isnan(self._rest_xy[:, 0]))
+        # the fastest first: a piece struck in hiding tells how fast its striker went (below)
+        cand = cand[np.argsort(-np.hypot(*(x_now[cand] - x_prev[cand]).T), kind="stable")]
+        for b in cand:
             rest = self._rest_xy[b]
             # its start was seen as a hit (one found after it was seen away is a later one:
             # the piece struck its own victim on, 13520 below)
@@ -809,11 +818,24 @@ class ContactFinder:
                 # B11 no longer behind it)
                 if gone >= _AWAY_MM:
                     u = gone_xy / gone
+            # ... and at least as fast as a piece it struck in hiding since went off: its own
+            # way out, after that hit, is no measure of it (gaucha's ten minutes, seed 38,
+            # frame 7611: A11 flicked from under its coach's hand into B4 resting against it,
+            # B4 into B7, which came out at 880 mm/s, B4 at 110 and 267 on the mean since its
+            # rest; B4's start read as B's own lance and A11's foul lost)
+            gave = self._gave_frame[b] >= self._rest_frame[b]
+            if gave:
+                fast = max(fast, float(self._gave_speed[b]))
             if fast < 2.0 * self.min_dv:
                 continue
             back = min(max(float((x_a - rest) @ u), 0.0) / fast, _BACK_FRAMES * dt)
-            hit_frame = f_ref - int(np.floor(back / dt + 1e-9))
             t_ref = t_prev - (self._frames[-2] - f_ref) * dt
+            if gave:
+                # struck before it struck that one, by the time it took to cover the gap
+                # between them: at that piece's speed out at most (it went faster), so half
+                # way between then and its own hit
+                back = max(back, t_ref - self._gave_t[b] + 0.5 * self._gave_gap[b] / fast)
+            hit_frame = f_ref - int(np.floor(back / dt + 1e-9))
             a = self._hidden_striker(int(b), rest, u, away)
             if a < 0:
                 # its own start unseen too: struck by a piece whose known path (frozen places
@@ -1091,12 +1113,16 @@ class ContactFinder:
         minutes, seed 32, frame 13520, the twenty-ninth stop's render: A3, struck by B11
         under a hand, struck A7 there too; marked struck by that second hit, B11's foul was
         never looked for)."""
+        rest_b = self._rest_xy[b].copy()
         self._rest_xy[b] = np.nan
         self._struck[b] = frame
         # when it was, not when found: a hit of the struck piece's found since is no later
         # one (a second hit with its next victim would be read after it)
         self._body_hit[[a, b]] = np.maximum(self._body_hit[[a, b]], hit_frame)
         self._last_hit[self._pair(a, b)] = frame
+        self._gave_frame[a], self._gave_t[a], self._gave_speed[a] = hit_frame, t_hit, speed
+        gap = self._gap(np.array([a]), np.array([b]), self._rest_xy[a][None], rest_b[None])
+        self._gave_gap[a] = max(float(gap[0]), 0.0) if np.isfinite(gap[0]) else 0.0
         kind = "piece-piece"
         return TrackContact(t_hit, str(self.ids[a]), str(self.ids[b]), kind, hit_frame, speed)
 
