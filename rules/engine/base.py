@@ -43,6 +43,10 @@ Row = tuple[int, float, str, str, str]
 #: hit, and must not be read as a flick of its own then (a victim pushed on after a foul was a
 #: new lance: a free kick taken, and its next contact a foul).
 STRUCK_FRAMES = 5
+#: Frames judged kept to place a contact reported late: the contact finder traces a hit
+#: under a hand back 12 frames at most (vision.contacts._BACK_FRAMES) and finds it up to 8
+#: frames after (its striker out of hiding), so 32 frames hold any it reports.
+RECENT_FRAMES = 32
 
 
 #: a piece's contacts with the ball this close in time (s) are one touch (EngineOptions)
@@ -218,6 +222,9 @@ class EngineBase:
         # the contacts of the frames before ``_prev``'s: a piece struck then may be flagged
         # moving only now (STRUCK_FRAMES)
         self._older_rows: deque[list[Row]] = deque(maxlen=STRUCK_FRAMES - 2)
+        # the last frames judged, ``_prev`` the newest: where the pieces were at a contact
+        # the finder reports late (a hit under a hand, found once the pieces came out)
+        self._recent: deque[FrameState] = deque(maxlen=RECENT_FRAMES)
         self._shut: dict[str, tuple[str, int]] = {}  # check -> (team, rests it has held)
         self._ends_unread = False  # half time passed: read the ends at the next kick-off
         self._fps = 30.0

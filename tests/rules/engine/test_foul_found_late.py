@@ -89,3 +89,15 @@ def test_a_late_hit_is_the_foul_of_the_lance_a_third_pieces_start_closed(rules: 
 
 def test_a_late_hit_on_a_team_mate_is_no_foul_of_the_closed_lance() -> None:
     assert not find(run("nacional", _struck_on_unseen("A8", "B6"), **OPTIONS), "foul")
+
+
+@pytest.mark.parametrize("rules", ["nacional", "gaucha", "brasileira"])
+def test_a_late_hit_is_placed_where_its_offender_struck(rules: str) -> None:
+    # A7 struck B5 at (100, -40) and had gone on 30 mm by the time the hit was reported: the
+    # foul, and the free kick's spot, are where it struck, not where it had gone (gaucha's ten
+    # minutes, seed 38, frame 7611: a foul reported six frames on placed 94 mm off)
+    events = run(rules, _struck_on_unseen("B5", "B6"), **OPTIONS)
+    (foul,) = find(events, "foul", "A", "A7", victim="B5")
+    assert foul["evidence"]["at"] == pytest.approx([100.0, -40.0], abs=0.5)
+    if foul["evidence"]["restart"] != "penalty":
+        assert foul["evidence"]["spot"] == pytest.approx([100.0, -40.0], abs=0.5)
