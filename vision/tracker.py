@@ -83,6 +83,7 @@ SEEN, PREDICTED, HIDDEN, LOST, ABSENT = range(5)  # indices into STATUSES
 _KINDS = ("button", "goalkeeper", "ball")
 _MIN_CONF = 0.05
 _TEAM_MISREAD = math.log(20.0)  # a resting piece's team misread on its own place
+_STAYED_MM = 15.0  # an unexplained sighting this near one of the last frame's was there then
 _KEEPER_JUMP = 1e-9  # a goalkeeper leaving its prediction with no hand near it
 _BIG = 1e6
 # A piece seen again this near its glimpse from under a hand did not move on (put down): two
@@ -458,6 +459,17 @@ class Tracker:
         elapsed = self.t - self.t_seen[act]  # the piece moved freely since it was last seen
         reach = self.vmax[act] * np.maximum(elapsed, 1e-3)
         gate = dl <= reach[:, None] + 3.0 * np.sqrt(self.r_last[act][:, None] + r[None]) + 5.0
+        # A sighting that was there last frame too, unexplained, while a piece a hand covers
+        # was seen elsewhere, is something else: a fit on the hand (gaucha's ten minutes,
+        # seed 44, frame 497: A11 flicked into the ball, and a fit on its coach's fingertip,
+        # there for frames, 48 mm from A11's place, taken for it; the touch lost)
+        c = self._cand
+        if len(c.xy):
+            rc = np.flatnonzero(self.covered[act] & ~hid & (elapsed * cfg.fps < 1.5))
+            if len(rc):
+                there = np.hypot(*(z[:, None] - c.xy[None]).transpose(2, 0, 1))
+                there = (there <= _STAYED_MM) & (dk[cols][:, None] == c.kind[None, :])
+                gate[rc] &= ~(there.any(axis=1)[None, :] & (dl[rc] > _STAYED_MM))
         # the longer unseen, the further an impulse may have sent it; a frozen piece comes out
         # from under its hand (a flick) or anywhere the hand went (a carry)
         lam = np.where(hid, cfg.hidden_scale_mm, np.maximum(cfg.impulse_scale_mm, reach / 4.0))
@@ -852,7 +864,14 @@ class Tracker:
         if hid.any():  # from where it froze, within its reach since
             d_frozen = np.hypot(*(zr[None] - self.kf.xy_mm[free][:, None]).transpose(2, 0, 1))
             reach = self.vmax[free] * (self.t - self.t_seen[free]) + 10.0
-            cost[hid] = np.where(d_frozen[hid] <= reach[hid, None], d_frozen[hid], _BIG)
+            # ... and not a sighting that stayed where it is since before the piece was last
+            # seen elsewhere (a fit on the hand that froze it: gaucha's ten minutes, seed 44,
+            # frame 497; a chain of sightings that came from afar may be the piece itself)
+            since = (self.t - self.t_seen[free]) * cfg.fps + 0.5
+            stayed = np.hypot(*(zr - first[ready]).T) <= _STAYED_MM
+            apart = (count[ready] > since[:, None]) & stayed[None, :]
+            ok_out = (d_frozen <= reach[:, None]) & ~apart
+            cost[hid] = np.where(ok_out[hid], d_frozen[hid], _BIG)
             cost[hid] += comp[hid]
         rr, cc = linear_sum_assignment(cost)
         ok = cost[rr, cc] < _BIG
