@@ -79,6 +79,9 @@ __all__ = ["COAST_FRAMES", "MAX_BALL_MM_S", "LineCall", "LineJudge"]
 #: judged (see the module docstring).
 COAST_FRAMES = 4
 _SAME_WAY = 0.94  # cosine: a step within 20 degrees of the ball's way before it
+#: A ball's velocity along a rail turned round by more than this each way (mm/s; its noise, a
+#: ball that came in square to the rail) is no bounce off that rail.
+RAIL_ALONG_MM_S = 100.0
 
 #: Faster than any ball on a table (a struck ball reaches ~6 m/s): a longer step is a jump of
 #: the source's ball (re-acquired elsewhere), never a ball crossing a line.
@@ -494,9 +497,20 @@ class LineJudge:
         r = cur.ball_radius_mm
         p0, v0, v1 = prev.ball_xy_mm, prev.v_mm_s[bi], cur.v_mm_s[bi]
         guess = p0 + v0 * dt
+        lims = (self.rail_half[0] - r, self.rail_half[1] - r)
         for axis in (0, 1):
-            lim = self.rail_half[axis] - r
-            if abs(guess[axis]) > lim and np.sign(v1[axis]) == -np.sign(v0[axis]) != 0:
+            if abs(guess[axis]) > lims[axis] and np.sign(v1[axis]) == -np.sign(v0[axis]) != 0:
+                # A rail turns the ball's way across it round, not its way along it (the
+                # rail's friction only slows that): both turned round is a corner's two
+                # rails, or no bounce at all (brasileira's ten minutes, seed 43, frame 14094:
+                # a fit on a coach's fingertip by the rail, the ball's one sighting there as
+                # it was struck from the touchline; seen back on its way a frame later, it
+                # read as bounced off the rail, out, and the throw-in given the other way)
+                other = 1 - axis
+                along = v0[other] * v1[other] < 0.0
+                along &= min(abs(v0[other]), abs(v1[other])) > RAIL_ALONG_MM_S
+                if along and abs(guess[other]) <= lims[other]:
+                    continue
                 return (float(guess[0]), float(guess[1]))
         return None
 
