@@ -1754,10 +1754,23 @@ class ContactFinder:
         # that hit (the ball's striker is still looked for, :meth:`_ball_hits`)
         joint = hit & both_start & is_ball
         self._joint_balls = {str(self.ids[q]) for q in np.concatenate([i[joint], j[joint]])}
+        # Of two pieces both at rest before the hit by their tracks, one whose rest was a
+        # guess (unseen on the frame before: under a hand, or lost in its blur) was the one
+        # going (brasileira's ten minutes, seed 43, frame 15244: A5, flicked from under its
+        # coach's hand through the ball into B9, its track held where it rested; B9, seen
+        # resting, named the striker, its start read as B's lance and a foul called on it)
+        guess_rest = ~self._seen[1] & (np.hypot(*v_pre.T) < _REST_MM_S)
         for m in np.flatnonzero(hit):
             a, b = int(i[m]), int(j[m])
             if self.kind[a] == "ball" or (
                 self.kind[b] != "ball" and np.hypot(*v_pre[b]) > np.hypot(*v_pre[a])
+            ):
+                a, b = b, a
+            if (
+                self.kind[b] != "ball"
+                and guess_rest[b]
+                and not guess_rest[a]
+                and np.hypot(*v_pre[a]) < _REST_MM_S
             ):
                 a, b = b, a
             kind = "piece-ball" if self.kind[b] == "ball" else "piece-piece"
