@@ -166,13 +166,23 @@ class LineJudge:
             4.0 * self.noise_mm, 1e-6
         ):
             self._rest_sum[:], self._rest_n = 0.0, 0  # moved by hand: a new rest
-        self._rest_sum += b
-        self._rest_n += 1
+        # only the frames the source saw: a ball it holds where it was last seen (under a
+        # hand) repeats that sample, and one false sighting held so is no rest (nacional's
+        # ten minutes, seed 45, frame 9954: a fit in a goal's net while the ball lay under a
+        # hand at its goal kick's spot, held there two frames: a goal called)
+        if cur.seen[bi]:
+            self._rest_sum += b
+            self._rest_n += 1
         total, n = self._rest_sum.copy(), self._rest_n
+        tol = max(4.0 * self.noise_mm, 1e-6)
         for s in ahead:
-            if s.present[s.ball_index] and not s.moving[s.ball_index]:
+            sb = s.ball_index
+            here = float(np.hypot(*(s.ball_xy_mm - b))) <= tol  # (not a rest elsewhere)
+            if s.present[sb] and s.seen[sb] and not s.moving[sb] and here:
                 total += s.ball_xy_mm
                 n += 1
+        if n == 0:
+            return at, 1
         return (float(total[0] / n), float(total[1] / n)), n
 
     def lance_started(self, xy: tuple[float, float], r: float) -> None:

@@ -127,3 +127,72 @@ def test_a_false_sighting_held_under_a_hand_is_no_out(then: Then, out: bool) -> 
     wrong team). Only frames the source saw confirm a resting ball's one sample."""
     events = run("brasileira", _held_false_sighting(then), **NOISY)
     assert bool(find(events, "ball_out")) is out, find(events, "ball_out")
+
+
+Seq = list[tuple[tuple[float, float] | None, bool, bool]]  # (xy or None: its spot, seen, moving)
+SPOT, NET = (-980.0, -80.0), (-1013.9, 38.6)  # nacional s45: the ball's spot, the fit
+INTO = (-1008.0, 20.0)  # a ball struck from its spot into the goal, seen on its way
+
+
+def _in_the_net(seq: Seq, then: tuple[float, float] = SPOT) -> Script:
+    """A7 plays the ball to rest at ``SPOT``, 20 mm short of the left goal line (x = -1000);
+    a coach's hand hides it there (held, unseen, at rest) for 8 frames, over the last 3 of
+    which B10 is flicked beside it (a lance); then the frames of ``seq``; then it is seen at
+    rest at ``then`` for good (on its spot, as the source found it, or in the net)."""
+    s = Script(
+        brasileira_roster(
+            [
+                ("A7", "A", "button", -860.0, -80.0),
+                ("B10", "B", "button", -930.0, -150.0),
+                ("ball", "", "ball", -900.0, -80.0),
+            ]
+        )
+    )
+    s.rest(3)
+    s.move(
+        {"A7": (0, 2, (-890.0, -80.0)), "ball": (1, 6, SPOT)},
+        {2: [("A7", "ball", "piece-ball")]},
+    )
+    s.rest(5)
+    s.move({"B10": (0, 3, (-945.0, -125.0))})  # B's flick under the hand
+    s.rest(len(seq) + 10)
+    bi = s.index("ball")
+    k0 = len(s.frames) - (8 + len(seq) + 10)  # the hand's first frame: the flick its last 3
+    plan: Seq = [(None, False, False)] * 8 + seq + [(then, True, False)] * 10
+    for k, (xy_k, seen_k, moving_k) in enumerate(plan, start=k0):
+        f = s.frames[k]
+        xy = f.pieces.xy_mm.copy()
+        xy[bi] = SPOT if xy_k is None else xy_k
+        seen, moving = f.seen.copy(), f.moving.copy()
+        seen[bi], moving[bi] = seen_k, moving_k
+        s.frames[k] = replace(f, pieces=replace(f.pieces, xy_mm=xy), seen=seen, moving=moving)
+    return s
+
+
+SIGHTED, HELD_NET = (NET, True, False), (NET, False, False)
+
+
+@pytest.mark.parametrize("rules", ["nacional", "brasileira"])
+@pytest.mark.parametrize(
+    ("seq", "then", "goal"),
+    [
+        # nacional's ten minutes, seed 45, frame 9954: one fit in the net, held two frames
+        ([SIGHTED, HELD_NET, HELD_NET], SPOT, False),
+        ([SIGHTED, HELD_NET], SPOT, False),
+        ([SIGHTED], SPOT, False),
+        # failure rows: the ball seen on its way into the goal, then at rest in the net, or
+        # held where it was seen
+        ([(INTO, True, True), SIGHTED, SIGHTED], NET, True),
+        ([(INTO, True, True), (INTO, False, False), (INTO, False, False)], INTO, True),
+    ],
+    ids=["held-2", "held-1", "back", "struck-in", "struck-in-held"],
+)
+def test_a_false_sighting_in_the_net_held_at_rest_is_no_goal(
+    rules: str, seq: Seq, then: tuple[float, float], goal: bool
+) -> None:
+    """A ball the source holds at rest where it last saw it repeats that sample: a held
+    rest is no confirmation of it (nacional's ten minutes, seed 45, frame 9954: a fit in a
+    goal's net, confidence 0.71, while the ball lay under a coach's hand 123 mm away; held
+    there two frames, a goal called). Only frames the source saw make a rest."""
+    events = run(rules, _in_the_net(seq, then), **NOISY)
+    assert bool(find(events, "goal")) is goal, find(events, "goal")
