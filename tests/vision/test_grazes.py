@@ -52,6 +52,7 @@ def _drawn(
     gap_mm: float = 0.5,
     start: bool = False,
     q_moves: float = 0.0,
+    q_along: float = 0.0,
     third: bool = False,
     unseen: int | None = None,
     rng_seed: int = 0,
@@ -72,7 +73,8 @@ def _drawn(
     p = np.cumsum(way, axis=0)
     p -= p[before - 1] + 0.5 * way[0]
     q = np.tile([55.0 + gap_mm, 0.0], (n, 1))
-    q[before:, 0] += q_moves
+    q[before:, 0] += q_moves  # away from the striker, along their line of centres
+    q[before:, 1] += q_along  # along the striker's way
     bodies = [p, q, np.tile([300.0, 0.0], (n, 1))]
     if third:
         bodies[2] = p + np.array([-62.0, 8.0])
@@ -113,7 +115,12 @@ def _slid(drawn: tuple[np.ndarray, ...]) -> list[tuple[int, int, int]]:
         ({"turn_deg": 4.0}, False),  # inside the noise
         ({"gap_mm": 6.0}, False),  # passed 6 mm off
         ({"start": True}, False),  # flicked from rest beside it
-        ({"q_moves": 3.0}, False),  # set going: the contact finder's own hit
+        # nudged 2-3 mm on along the line of centres and held by the felt: a graze (one the
+        # contact finder reads as a hit too is kept once, the finder's: ContactFinder._grazed)
+        ({"q_moves": 2.0}, True),
+        ({"q_moves": 3.0}, True),
+        ({"q_moves": 6.0}, False),  # set going: the contact finder's own hit
+        ({"q_along": 3.0}, False),  # moved along the striker's way: not pushed off by it
         ({"third": True}, False),  # a third body beside the striker
         ({"unseen": 7}, False),  # under a hand on the touch's frame
         ({"mirror": True}, True),  # the table mirrored: the same graze
