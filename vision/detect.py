@@ -57,6 +57,7 @@ from vision.background import Background
 from vision.ball import BallFit
 from vision.ball_goal import still_ball_or_goal
 from vision.ball_hands import ball_by_hand, still_ball_beside_hand
+from vision.ball_lines import LineBand, ball_on_a_line
 from vision.ball_refit import refit
 from vision.ball_search import (
     _BALL_MM2,
@@ -381,6 +382,11 @@ class Detector:
         self._ball_prior: tuple[BallFit, int] | None = None
         self._ball_seen_s = -math.inf  # the clock when the ball was last found (_ball_prior)
         self._ball_before: tuple[BallFit, int] | None = None
+        # the painted lines' band searched for a ball at rest on a line (vision/ball_lines.py),
+        # made at its first search, and the frame (``_frames``) of the last search
+        self._line_band: LineBand | None = None
+        self._line_band_made = False
+        self._line_search_at: float = -math.inf
         self._spots: list[tuple[FloatArray, tuple[NDArray[np.intp], NDArray[np.intp]]]] | None = (
             None
         )
@@ -597,6 +603,8 @@ class Detector:
                 ball = self._ball_behind_a_box(img, bgf, solids, hands) or ball
             if ball is None and boxes and self.learned:  # ... where it was not seen before
                 ball = self._ball_beside_a_box(img, bgf, solids, hands)
+            if ball is None and self.learned:  # at rest on a painted line, no blob left of it
+                ball = ball_on_a_line(self, img, bgf, solids, hands)
             if ball is not None and self.learned:  # a weak fit elsewhere, the ball still there
                 ball = still_where_it_rested(self, ball, img, bgf, solids, hands) or ball
             if (
