@@ -18,9 +18,10 @@ pixels within a ball's diameter of a line less the pieces' and hands'; its stron
 fitted, and a fit kept only as the ball: seen whole (at rest on the line there is nothing in
 front of it), explaining its pixels, near its peak, scored as a ball and of the ball's learned
 colour. Nothing is searched before the ball's colour is learned (a lost ball is never invented),
-and at most once every :data:`_EVERY` frames while it stays lost: a search takes about 10 ms on
-1920x1080, and once found the ball is kept while its pixels are unchanged
-(:class:`vision.frame_memory.FrameMemory`).
+nor before the ball has been lost :data:`_LOST_FRAMES` frames (most losses are a hand passing
+over it, a moment), and then at most once every :data:`_EVERY` frames: a search takes about 10
+ms on 1920x1080, and once found the ball is kept while its pixels are unchanged
+(:class:`vision.frame_memory.FrameMemory`). A ball put down for a throw-in rests seconds.
 """
 
 from __future__ import annotations
@@ -55,6 +56,7 @@ FloatArray = NDArray[np.float64]
 F32 = NDArray[np.float32]
 U8 = NDArray[np.uint8]
 
+_LOST_FRAMES = 6  # the ball lost this many frames (a fifth of a second) before it is searched
 _EVERY = 3  # frames between two searches while the ball stays lost
 _LINE = 0.05  # the painted coverage (Background.markings) of a line's pixel
 _SIGMAS = 6.0  # a peak this many of the filter's noise over the band (robust) above its median
@@ -196,6 +198,8 @@ def ball_on_a_line(
         return None
     if det._frames - det._line_search_at < _EVERY:
         return None
+    if det._ball_prior is not None and det._frames - det._ball_prior[1] < _LOST_FRAMES:
+        return None  # lost a moment: under a hand, or found again by the other searches
     det._line_search_at = det._frames
     if not det._line_band_made:
         det._line_band, det._line_band_made = line_band(det), True
