@@ -193,7 +193,8 @@ def ball_on_a_line(
     hands: NDArray[np.bool_],
 ) -> BallFit | None:
     """The ball at rest on a painted line that the other searches missed (module docstring);
-    None if none is, or if searched less than :data:`_EVERY` frames ago."""
+    None if none is, if the ball was found under :data:`_LOST_FRAMES` frames ago, or if the
+    band was searched under :data:`_EVERY` frames ago."""
     if not det.learned or det.ball_colour is None:
         return None
     if det._frames - det._line_search_at < _EVERY:
@@ -230,22 +231,22 @@ def ball_on_a_line(
             hiders=hiders,
             bars=bars,
         )
-        good = f is not None and ball_fit_ok(f) and f.visible >= _VISIBLE
-        return f if good and f is not None and f.explained >= _EXPLAINED else None
+        if f is None or not ball_fit_ok(f):
+            return None
+        return f if f.visible >= _VISIBLE and f.explained >= _EXPLAINED else None
 
     for peak in _peaks(img, bgf, band, unlike):
         peak = _refined(img, bgf, peak, d_px)
         fit = fit_from(peak)
         for dv in (-0.5 * d_px, 0.5 * d_px):
             # a start a pixel or two across the line from the ball falls off it along the
-            # line's edge: tried from half a ball above and below as well (the lines run
-            # along the image's rows or across them: the rows' way is the one that matters
-            # for the touchlines, the columns' for the goal lines)
+            # line's edge: tried from half a ball either side across the rows (a touchline's
+            # way in the image) and across the columns (a goal line's) as well
             if fit is None:
                 fit = fit_from(peak + np.array([0.0, dv])) or fit_from(peak + np.array([dv, 0.0]))
         if fit is None or det._in_goal(fit.xy_mm):
             continue
-        if float(np.hypot(*(fit.uv_px - peak))) > _NEAR * band.ball_px * band.scale:
+        if float(np.hypot(*(fit.uv_px - peak))) > _NEAR * d_px:
             continue
         score = det._ball_score(fit, bgf, fit.uv_px)
         if score < _BALL_MIN_SCORE or not _like_the_ball(det, fit, bgf):
