@@ -1736,6 +1736,7 @@ _FAINT_NEAR_PX = 6.0  # the fit's centre this near its peak: a fit that runs off
 _FAINT_VISIBLE = 0.5
 _FAINT_RAIL_PX = 9  # the felt's edge left out (the region in by 4 px)
 _FAINT_GRID = 16  # cells across the image on which the ball's size in pixels is measured
+_FAINT_LIT_K = 1.03  # the felt lit this much over the table (as a shadow is under 0.97 of it)
 
 
 def _ball_px(det: Detector) -> NDArray[np.float32]:
@@ -1795,10 +1796,21 @@ def faint_peaks(
     norm2 = np.maximum(cv2.transform(ref * ref, np.ones((1, 3), np.float32)), 1.0)
     k_dark = cv2.transform(seen * ref, np.ones((1, 3), np.float32)) / norm2
     off2 = cv2.transform((seen - k_dark[:, :, None] * ref) ** 2, np.ones((1, 3), np.float32))
-    shadow = (k_dark > _SHADOW_K) & (k_dark < 0.97) & (off2 < (12.0 + 0.06 * np.sqrt(norm2)) ** 2)
+    felt_like = off2 < (12.0 + 0.06 * np.sqrt(norm2)) ** 2
+    shadow = (k_dark > _SHADOW_K) & (k_dark < 0.97) & felt_like
+    raw_px = _ball_px(det)[y0:y1, x0:x1]
+    sizes = np.clip(np.round(raw_px), 3, None).astype(np.int32)
+    # ... but a sphere's shaded side lies beside its lit side: a white ball on a pale felt is
+    # lighter than the felt on top and darker below and in its own shadow, and with those
+    # excused it was left its lit core alone, too little to peak (random cameras over the
+    # pale felt: 11 of 142 balls lost). A piece's or a hand's shadow lies beside the piece
+    # (left out), not beside the felt lit brighter than the table
+    lit = (ok & (k_dark > _FAINT_LIT_K) & felt_like).astype(np.uint8)
+    lit = cv2.morphologyEx(lit, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))  # not noise's pixels
+    d_min = int(max(3.0, float(raw_px.min())))
+    shadow &= cv2.dilate(lit, np.ones((d_min, d_min), np.uint8)) == 0
     level[~ok | shadow] = 0.0
     okf = ok.astype(np.float32)
-    sizes = np.clip(np.round(_ball_px(det)[y0:y1, x0:x1]), 3, None).astype(np.int32)
     resp = np.zeros(level.shape, np.float32)
     for d in np.unique(sizes[ok]):
         k, big = int(d), 3 * int(d)
@@ -1836,6 +1848,36 @@ def faint_peaks(
     return [q + np.array([x0, y0], np.float64) for q in peaks]
 
 
+def lit_sphere_score(fit: BallFit, table_bgr: FloatArray) -> float:
+    """A faint fit's score as a lit sphere (0 when it is not one): lighter than the table
+    ``table_bgr`` in its core and darker at its rim in every channel, its contrast the span
+    between the two, in place of its core's against the table.
+
+    A white ball on a pale felt is lit on top and shaded about its rim: fitted, its core is
+    10-15 levels over the felt and its rim as far under (random cameras: the contrast of
+    its core alone scored the fit 0.26-0.29 of the 0.35 it needs). A flat print's or an
+    edge's rim lies between its core and the felt, not beyond the felt.
+
+    Examples
+    --------
+    >>> from vision.ball import BallFit
+    >>> fit = lambda core, rim: BallFit(np.zeros(2), np.zeros(2), 0.1, np.zeros(2),
+    ...     np.array(core, float), 0.8, 1.0, 2.0, rim_bgr=np.array(rim, float))
+    >>> table = np.array([200.0, 210.0, 212.0])
+    >>> round(lit_sphere_score(fit([214, 224, 226], [190, 200, 202]), table), 2)
+    0.55
+    >>> lit_sphere_score(fit([214, 224, 226], [205, 215, 217]), table)  # a print's rim
+    0.0
+    """
+    if fit.rim_bgr is None:
+        return 0.0
+    core, rim = np.asarray(fit.colour_bgr, np.float64), np.asarray(fit.rim_bgr, np.float64)
+    table = np.asarray(table_bgr, np.float64)
+    if not ((core > table).all() and (rim < table).all()):
+        return 0.0
+    return fit.explained * min(1.0, float(np.linalg.norm(core - rim)) / _CONTRAST)
+
+
 def faint_ball(
     det: Detector,
     img: U8,
@@ -1871,6 +1913,8 @@ def faint_ball(
             if hands[det.memory.patch(det._sub, box)[0]].any() and hand_like(det, fit, hands, box):
                 continue
         score = det._ball_score(fit, bgf, peak)
+        if score > 0.0:  # on the table, not a shadow, of the ball's colour: lit, or faint
+            score = max(score, lit_sphere_score(fit, bgf[int(peak[1]), int(peak[0])]))
         if score >= _BALL_MIN_SCORE and (best is None or score > best[0]):
             best = (score, fit)
     return best[1] if best is not None else None
