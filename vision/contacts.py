@@ -295,7 +295,7 @@ class ContactFinder:
             found = [self._unseen_start(c) for c in found]
         found += self._restarts()
         found += self._struck_from_hiding()
-        found += self._bounced_in_hiding()
+        found += self._bounced_in_hiding(found)
         found += self._ball_bounced_from_rest()
         found += self._grazes()
         found.sort(key=lambda c: c.t)
@@ -846,17 +846,24 @@ class ContactFinder:
             out.append(self._struck_hidden(int(a), int(b), frame, t_ref - back, hit_frame, speed))
         return out
 
-    def _bounced_in_hiding(self) -> list[TrackContact]:
+    def _bounced_in_hiding(self, found: list[TrackContact]) -> list[TrackContact]:
         """A piece flicked from under its coach's hand that came out turned, off a body that
         stayed where it was (a goalkeeper, a resting piece held against a rail): its way out,
         traced back, met that body, and its way in from where it froze, reflected there, is
         its way out (gaucha's ten minutes, seed 32, frame 14147: B9, flicked from under the
         hand into the goalkeeper A1, came out 50 degrees off the line from where it froze; a
         foul, 001 Art. XXIV, lost). Judged on its first two frames seen: the hit is timed
-        back along its way out at its speed, as a sliding piece slows (``_SLIDE_KEEPS``)."""
+        back along its way out at its speed, as a sliding piece slows (``_SLIDE_KEEPS``).
+
+        Not a piece ``found`` (this frame's other finders) to have hit something as it came
+        out: its way out is the way that hit sent it, not the way it came off a body before
+        (mesa-posta's ten minutes, seed 46, frame 2965: A9, flicked from under the hand into
+        B10, came out turned by that hit; traced back along its way out it met B7, 150 mm
+        from its path, and was called a foul on B7 three frames early)."""
         if len(self._hist) < 3 or len(self._t) < 2:
             return []
         (_, x0, kn0, ok0, _), (f1, x1, _, _, s1), (f3, x3, _, _, s3) = self._hist[-3:]
+        hit_out = {x for c in found if c.frame >= f1 - 1 for x in (c.a, c.b)}
         dt = self._t[-1] - self._t[-2]
         if dt <= 0:
             return []
@@ -864,6 +871,8 @@ class ContactFinder:
         came = (self.kind == "button") & kn0 & ~ok0 & s1 & s3
         came &= np.hypot(*(x1 - x0).T) >= _WOKE_MM
         for b in np.flatnonzero(came):
+            if str(self.ids[b]) in hit_out:
+                continue
             frozen, e = x0[b], x1[b]
             step1 = x3[b] - x1[b]
             v1 = float(np.hypot(*step1))

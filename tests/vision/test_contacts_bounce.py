@@ -3,7 +3,7 @@
 
 Gaucha's ten-minute render, seed 32, frames 14140-14156: B9, frozen under the hand 40 mm
 below the goalkeeper A1 (60 x 34 mm, 001 Art. VIII), was flicked into the box's end and came
-out at 14150, 50 degrees off the line from where it froze: a foul (001 Art. XXIV: an
+out at 14150, 50 degrees off the line.from where it froze: a foul (001 Art. XXIV: an
 opponent, the goalkeeper too, touched before the ball) that no finder saw - the goalkeeper
 never moves when struck. Traced back along its way out it met the box, and its way in from
 where it froze, reflected off the box's end, is its way out. The simulator's positions with
@@ -125,3 +125,51 @@ def test_no_bounce_met_before_it_left(seed: int, mirror: bool) -> None:
         sig = np.where(ok, 0.3, np.inf)
         hits += finder.push(frame, frame / FPS, xy * flip, ok, moving, np.ones(2, bool), ok, sig)
     assert not [c for c in hits if c.kind == "piece-piece"], hits
+
+
+# mesa-posta's ten minutes, seed 46, frames 2950-2972 (the simulator's positions): A9 at rest
+# under its coach's hand, flicked into B10 and seen at 2965, turned by that hit; B7 at rest
+# 150 mm from its way. Traced back along its way out, A9 meets B7, and the way in reflected
+# off B7 about matches the way out: a contact with B7 at 2962 was read and called a foul three
+# frames before the true one (on B10, 003 Faltas). The hit it came out with explains
+# the turn; no bounce is sought for it.
+M46_B7 = np.array([-176.889, -289.867])
+M46_A9 = np.array(
+    [[-95.717, -122.233]] * 13
+    + [[-81.563, -144.986], [-39.434, -212.706], [-1.940, -266.659], [30.257, -271.038]]
+    + [[59.068, -274.957], [84.850, -278.464], [107.920, -281.603], [128.564, -284.411]]
+    + [[147.037, -286.924], [163.568, -289.172]]
+)
+M46_B10 = np.array(
+    [[-4.452, -323.478]] * 15
+    + [[-4.247, -330.124], [-2.710, -379.970], [-1.334, -424.575], [-0.104, -464.488]]
+    + [[0.998, -500.205], [1.983, -532.165], [2.865, -560.765], [3.655, -586.357]]
+)
+M46_HIDDEN = (2956, 2964)
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("mirror", [False, True])
+def test_no_bounce_for_a_piece_that_came_out_with_a_hit(seed: int, mirror: bool) -> None:
+    rng = np.random.default_rng(seed)
+    flip = np.array([-1.0, 1.0]) if mirror else np.ones(2)
+    finder = ContactFinder(
+        np.array(["A9", "B7", "B10"]),
+        np.array(["button"] * 3),
+        np.array([[60.0, 60.0]] * 3),
+        np.zeros(3),
+        max_speed_mm_s=np.full(3, 3500.0),
+    )
+    first, hits = 2950, []
+    for k in range(len(M46_A9)):
+        frame = first + k
+        xy = np.array([M46_A9[k], M46_B7, M46_B10[k]]) + rng.normal(0.0, 0.2, (3, 2))
+        ok = np.ones(3, bool)
+        if M46_HIDDEN[0] <= frame <= M46_HIDDEN[1]:
+            xy[0], ok[0] = M46_A9[0], False
+        moving = np.array([ok[0] and frame >= 2965, False, frame >= 2965])
+        sig = np.where(ok, 0.3, np.inf)
+        hits += finder.push(frame, frame / FPS, xy * flip, ok, moving, np.ones(3, bool), ok, sig)
+    pairs = [(c.a, c.b) for c in hits if c.kind == "piece-piece"]
+    assert ("A9", "B7") not in pairs, hits
+    assert ("A9", "B10") in pairs, hits
