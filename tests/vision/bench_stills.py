@@ -13,8 +13,19 @@ from benchmarks.bench_detect import TABLE, _style, still_frames
 from calibration.auto import calibrate_image
 from geometry.pieces import Pieces
 from simulator.render import Renderer
+from simulator.state import FrameTruth
 from vision.detect import Detector
 from vision.detections import Detections
+
+
+def kept(frame: FrameTruth, keep: np.ndarray) -> FrameTruth:
+    """``frame`` with only the pieces ``keep`` (a boolean mask over them)."""
+    return replace(
+        frame,
+        pieces=frame.pieces.select(keep),
+        vel_mm_s=frame.vel_mm_s[keep],
+        moving=frame.moving[keep],
+    )
 
 
 @functools.cache
@@ -37,13 +48,7 @@ def bench_still_pieces(seed: int, without: str | None = None) -> tuple[Detection
     frames = still_frames()
     frame = frames[int(rng.integers(len(frames)))]
     if without is not None:
-        keep = frame.pieces.ids != without
-        frame = replace(
-            frame,
-            pieces=frame.pieces.select(keep),
-            vel_mm_s=frame.vel_mm_s[keep],
-            moving=frame.moving[keep],
-        )
+        frame = kept(frame, frame.pieces.ids != without)
     image = Renderer(TABLE, true_cam, style, rng=seed).render(frame)
     cal = calibrate_image(image, TABLE)
     cam = cal.camera if cal.ok and cal.camera is not None else true_cam

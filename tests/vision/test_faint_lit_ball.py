@@ -15,8 +15,6 @@ the code before. Without its ball the same still reports none.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 import pytest
 
@@ -25,7 +23,7 @@ from benchmarks.bench_detect import TABLE, still_frames
 from simulator.designs import RenderStyle
 from simulator.render import Renderer
 from simulator.state import FrameTruth
-from tests.vision.bench_stills import bench_still
+from tests.vision.bench_stills import bench_still, kept
 from vision.detect import Detector
 from vision.detections import Detections
 
@@ -50,13 +48,7 @@ def _still(seed: int, with_ball: bool = True) -> tuple[Detections, FrameTruth]:
     frames = still_frames()
     frame = frames[int(rng.integers(len(frames)))]
     if not with_ball:
-        keep = frame.pieces.kind != "ball"
-        frame = replace(
-            frame,
-            pieces=frame.pieces.select(keep),
-            vel_mm_s=frame.vel_mm_s[keep],
-            moving=frame.moving[keep],
-        )
+        frame = kept(frame, frame.pieces.kind != "ball")
     image = Renderer(TABLE, cam, style, rng=seed).render(frame)
     return Detector(cam, TABLE).detect(image), frame
 
