@@ -1803,7 +1803,7 @@ def faint_peaks(
     # ... but a sphere's shaded side lies beside its lit side: a white ball on a pale felt is
     # lighter than the felt on top and darker below and in its own shadow, and with those
     # excused it was left its lit core alone, too little to peak (random cameras over the
-    # pale felt: 11 of 142 balls lost). A piece's or a hand's shadow lies beside the piece
+    # pale felt: 13 of 142 balls lost). A piece's or a hand's shadow lies beside the piece
     # (left out), not beside the felt lit brighter than the table
     lit = (ok & (k_dark > _FAINT_LIT_K) & felt_like).astype(np.uint8)
     lit = cv2.morphologyEx(lit, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))  # not noise's pixels

@@ -855,7 +855,7 @@ class ContactFinder:
         foul, 001 Art. XXIV, lost). Judged on its first two frames seen: the hit is timed
         back along its way out at its speed, as a sliding piece slows (``_SLIDE_KEEPS``).
 
-        Not a piece ``found`` (this frame's other finders) to have hit something as it came
+        Not a piece ``found`` (this frame's other finders) to have hit another as it came
         out: its way out is the way that hit sent it, not the way it came off a body before
         (mesa-posta's ten minutes, seed 46, frame 2965: A9, flicked from under the hand into
         B10, came out turned by that hit; traced back along its way out it met B7, 150 mm
@@ -863,7 +863,10 @@ class ContactFinder:
         if len(self._hist) < 3 or len(self._t) < 2:
             return []
         (_, x0, kn0, ok0, _), (f1, x1, _, _, s1), (f3, x3, _, _, s3) = self._hist[-3:]
-        hit_out = {x for c in found if c.frame >= f1 - 1 for x in (c.a, c.b)}
+        # (a piece, not the ball: a 10 mm ball hardly turns a button that strikes it)
+        hit_out = {
+            x for c in found if c.frame >= f1 - 1 and c.kind == "piece-piece" for x in (c.a, c.b)
+        }
         dt = self._t[-1] - self._t[-2]
         if dt <= 0:
             return []
