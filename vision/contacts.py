@@ -99,6 +99,7 @@ _STOPPED_GAP_MM = 1.0
 _HEAD_ON = 0.5  # cosine: a ball stopped dead by a piece came within 60 degrees of head on
 _WAY_FRAMES = 6  # a body's way is read over this many frames before an interval ...
 _WAY_MM = 3.0  # ... and at least this long (ten times a ball's noise)
+_STRUCK_ON_MM = 5.0  # a button's step this long in a frame from rest: set going (150 mm/s)
 _STEP_BACK_MM = 1.0  # a piece set going steps back no further over a frame (fits' noise)
 # A ball too slow for the tracker's moving state (under 60 mm/s) still shows its way to its
 # fits (0.1-0.2 mm): steps of this length a frame, on one line (cosine), are a ball creeping;
@@ -1443,8 +1444,24 @@ class ContactFinder:
         # (at rest by the tracker too, and seen where it went: a ball track coasting on a
         # false ball, found again on the real one, jumps from a 'rest' it never had -
         # nacional 3402)
+        # So is a button struck from rest into a third body within the next frame: set going a
+        # good step away, it is sent back over the next, though not back to where it rested (a
+        # fit thrown off for a frame steps out and back, a few millimetres: gaucha's ten
+        # minutes, frame 9207); a flicked piece that struck two bodies within its first frame
+        # goes on, slowed (brasileira's ten minutes, seed 43, frame 15245: its step is no
+        # velocity after its hits). Gaucha's ten minutes, seed 47, frame 15022: A11 at 640 mm/s
+        # into B2, which struck its goalkeeper half a frame later and came back onto A11; the
+        # first hit, read with B2's velocity after the second as still closing, was lost and
+        # the foul called on B2.
+        step_k = x2 - x1
+        struck_on = (
+            (self.kind == "button")
+            & (np.hypot(*step_k.T) >= _STRUCK_ON_MM)
+            & (((x3 - x2) * step_k).sum(1) < 0.0)
+            & (np.hypot(*(x3 - x1).T) >= 0.5 * np.hypot(*step_k.T))
+        )
         spoiled = (
-            (self.kind == "ball")
+            ((self.kind == "ball") | struck_on)
             & ok
             & ~self._moving[0]
             & ~self._moving[1]
