@@ -827,7 +827,13 @@ class ContactFinder:
             gave = self._gave_frame[b] >= self._rest_frame[b]
             if gave:
                 fast = max(fast, float(self._gave_speed[b]))
-            if fast < 2.0 * self.min_dv:
+            # Slower, it may have been pushed by a hand, or carried: only a piece it rested
+            # against, behind it on its line of centres, came out moving, struck it (gaucha's
+            # ten minutes, seed 47, frame 14474: A11, frozen under the hand touching B4, flicked
+            # past it; B4 pushed off along their line at 160 mm/s, its start read as B's own
+            # lance and A11's foul lost)
+            pressed = fast < 2.0 * self.min_dv
+            if fast < 0.5 * self.min_dv:
                 continue
             back = min(max(float((x_a - rest) @ u), 0.0) / fast, _BACK_FRAMES * dt)
             t_ref = t_prev - (self._frames[-2] - f_ref) * dt
@@ -837,8 +843,8 @@ class ContactFinder:
                 # way between then and its own hit
                 back = max(back, t_ref - self._gave_t[b] + 0.5 * self._gave_gap[b] / fast)
             hit_frame = f_ref - int(np.floor(back / dt + 1e-9))
-            a = self._hidden_striker(int(b), rest, u, away)
-            if a < 0:
+            a = self._hidden_striker(int(b), rest, u, away, pressed=pressed)
+            if a < 0 and not pressed:
                 # its own start unseen too: struck by a piece whose known path (frozen places
                 # and sightings, straight between them) passed its place from behind
                 a = self._striker(int(b), rest, u, hit_frame, moved_mm=_WOKE_MM)
@@ -1144,10 +1150,13 @@ class ContactFinder:
         before ``away``, the first it was seen away from its rest."""
         return any(f == away - 1 and not seen[b] for f, _, _, _, seen in self._hist)
 
-    def _hidden_striker(self, b: int, rest: FloatArray, u: FloatArray, away: int) -> int:
+    def _hidden_striker(
+        self, b: int, rest: FloatArray, u: FloatArray, away: int, pressed: bool = False
+    ) -> int:
         """The piece frozen under a hand behind ``rest`` (direction ``u``, within the reach)
         when piece ``b`` left it, seen again now moved from where it froze at most
-        ``_OUT_FRAMES`` frames after ``away``; the nearest such, -1 if none."""
+        ``_OUT_FRAMES`` frames after ``away``; the nearest such, -1 if none. ``pressed``: only
+        one touching ``b`` where both rested, ``u`` along their line of centres."""
         frozen_at: dict[int, FloatArray] = {}
         for f, xy, kn, _, seen in self._hist[:-1]:
             if away - 2 <= f <= away:
@@ -1166,9 +1175,11 @@ class ContactFinder:
                 continue  # seen again where it froze: it struck nothing
             rel = rest - at
             dist = float(np.hypot(*rel))
-            if dist <= 0.0 or float(rel @ u) < 0.5 * dist:
+            if dist <= 0.0 or float(rel @ u) < (_BOUNCE_STRAIGHT if pressed else 0.5) * dist:
                 continue  # not behind the struck piece's new direction
             gap = float(self._gap(np.array([a]), np.array([b]), at[None], rest[None])[0])
+            if pressed and gap > self.tol_mm:
+                continue
             if gap < best_gap:
                 best, best_gap = a, gap
         return best
