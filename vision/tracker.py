@@ -659,7 +659,14 @@ class Tracker:
                 gone = vis[~self.moving[vis] & ~(gap <= tight).any(axis=1)]
                 off = np.hypot(*(d.xy_mm[None] - self.z_last[gone][:, None]).transpose(2, 0, 1))
                 reach_g = self.vmax[gone] * (self.t - self.t_seen[gone]) + 10.0
-                comp &= ~((off < dist[None]) & (off <= reach_g[:, None])).any(axis=0)
+                # (knocked on away from the glimpsed piece that struck it: one between the
+                # glimpse and that place is the glimpsed piece come on, mesa-posta's ten
+                # minutes, seed 46, frame 14310: B3 flicked from under a hand through the ball
+                # into B4, B4 unseen as it left; B3, seen 56 mm short of B4's place, taken for
+                # B4 knocked on, and B4 for B3: swapped for 40 s)
+                fro = d.xy_mm[None] - self.z_last[gone][:, None]
+                away = (fro * (self.z_last[gone] - w_xy)[:, None]).sum(-1) > 0.0
+                comp &= ~((off < dist[None]) & (off <= reach_g[:, None]) & away).any(axis=0)
             # nor one on the place of a rival at rest that the glimpse was not on, and nearer
             # that place than the glimpse: that rival seen again where it rests (discs never
             # overlap), the glimpsed piece still unseen (nacional's ten minutes, seed 35, frame

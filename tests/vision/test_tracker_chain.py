@@ -57,6 +57,13 @@ frames, the tracker started on the first), each of which swapped two ids for a l
   it: swapped for the rest of the match. A sighting given to a piece that coasted unseen waits
   a frame when a covered team-mate at rest could have come out with it.
 
+- mesa-posta's ten minutes (seed 46), frames 14292-14330: B3, at rest under its coach's hand,
+  is flicked through the ball into B4, at rest in plain sight 315 mm on; B4 is unseen the
+  frame it leaves. B3, seen 56 mm short of B4's place on its straight way from its glimpse, was
+  kept from its glimpse as 'B4 knocked on', then given to B4; B4, seen 57 mm on the other side
+  of its place, to B3: swapped for 40 s. A piece knocked on goes away from the one that struck
+  it, not back toward its glimpse.
+
 Each scene is played as recorded, and also mirrored (x negated, the teams' names swapped) and
 with seeded noise of each detection's own sigma.
 """
@@ -159,6 +166,17 @@ SCENES = {
             6784: [(-794.6, -209.3), (-852.0, -180.4)],
             6803: [(-696.7, -270.1), (-851.9, -180.4)],
             6808: [(-629.0, -311.3), (-851.9, -180.4)],
+        },
+    ),
+    # mesa-posta s46 14292-14330 (B3 flicked, B4 knocked on): B3 seen between its glimpse and
+    # B4's place is B3 come on, not B4 knocked back toward it
+    "knocked_away": (
+        "through_ball_into_mate.json",
+        {
+            14292: [(800.0, 0.0), (780.0, 315.0)],
+            14314: [(655.8, 324.4), (848.9, 480.5)],
+            14320: [(569.0, 378.4), (907.6, 621.6)],
+            14330: [(507.5, 416.6), (949.1, 721.4)],
         },
     ),
 }
