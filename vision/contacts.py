@@ -1616,7 +1616,16 @@ class ContactFinder:
         rests = still_before & (np.hypot(*v_post.T) >= _REST_MM_S)
         own_i, own_j = rests[i] & ~rests[j], rests[j] & ~rests[i]
         tau = np.where(own_i, tau_v, np.where(own_j, tau_u, tau))
+        t_geo = t_hit
         t_hit = np.where(w > self.min_dv**2, t1 + tau, t_hit)
+        # ... but a spoiled one (struck from rest and hit again within the next frame: its
+        # velocity after is its step over the frame) moved all the frame by that, from its
+        # start: no time at all. The striker's way into it times the touch (mesa-posta's ten
+        # minutes, seed 46, frame 11784: B11 through A7 into the resting ball, then A3 onto
+        # the ball, all in one frame; the ball's touch put at the frame's start, before A7's
+        # hit, and B11's foul lost)
+        blind = (own_i & spoiled[i]) | (own_j & spoiled[j])
+        t_hit = np.where(blind & has_pre, t_geo, t_hit)
         # a change at the very end of the interval is the next interval's hit
         late = (w > self.min_dv**2) & (tau > 0.95 * dt_b)
         # ... unless that interval cannot take it: touching at frame k and not closing in
