@@ -100,6 +100,8 @@ _HEAD_ON = 0.5  # cosine: a ball stopped dead by a piece came within 60 degrees 
 _WAY_FRAMES = 6  # a body's way is read over this many frames before an interval ...
 _WAY_MM = 3.0  # ... and at least this long (ten times a ball's noise)
 _STRUCK_ON_MM = 5.0  # a button's step this long in a frame from rest: set going (150 mm/s)
+_CREEP_STEP_MM = 0.5  # a ball's step this long in a frame (five times its noise): creeping on
+_FELT_SLOWS = 3.0  # a ball unseen goes no faster on the mean than this times its speed after
 _STEP_BACK_MM = 1.0  # a piece set going steps back no further over a frame (fits' noise)
 # A ball too slow for the tracker's moving state (under 60 mm/s) still shows its way to its
 # fits (0.1-0.2 mm): steps of this length a frame, on one line (cosine), are a ball creeping;
@@ -561,7 +563,20 @@ class ContactFinder:
             # (a track with no velocity yet: nacional's ten minutes, seed 35, frame 8113)
             away = self._away_frame[b]
             leaving = 0 <= away - self._rest_frame[b] <= 2 and seen_prev[b] and not seen_now[b]
-            if ok_now[b] and ok_prev[b] and np.hypot(*(x_now[b] - x_prev[b])) < 1.5 and not leaving:
+            step = float(np.hypot(*(x_now[b] - x_prev[b])))
+            if (
+                step < 1.5
+                and away >= 0
+                and seen_prev[b]
+                and not self._struck[b] >= self._rest_frame[b]
+                and not np.isnan(self._rest_xy[b, 0])
+            ):
+                # out of hiding far from its rest, creeping on: not at rest there yet
+                crept = self._crept(int(b), step / dt if dt > 0 else 0.0)
+                if crept is not None:
+                    out.append(crept)
+                    continue
+            if ok_now[b] and ok_prev[b] and step < 1.5 and not leaving:
                 self._rest_xy[b] = x_now[b]
                 self._rest_frame[b] = frame
                 self._away_frame[b] = -1
@@ -592,7 +607,16 @@ class ContactFinder:
             v = (x_now[b] - x_prev[b]) / dt
             speed = float(np.hypot(*v))
             if speed < self.min_dv_ball:
-                continue  # (a slow push from under a hand rolls on at 100-130 mm/s: drill 4013)
+                # (a slow push from under a hand rolls on at 100-130 mm/s: drill 4013) Seen
+                # rolling on slowly far from its rest, it left it unseen (under a crossbar, a
+                # hand): the striker's path passing that place times the hit (mesa-posta's ten
+                # minutes, seed 46, frame 16385: A11 pushed the ball on the goal line at 90 mm/s
+                # as it struck the goalkeeper; the ball, under the bar for ten frames, seen 20
+                # mm into the goal at 45 mm/s; the touch lost, a foul called, the goal lost)
+                crept = self._crept(int(b), speed)
+                if crept is not None:
+                    out.append(crept)
+                continue
             u = v / speed
             along = _from_rest(x_prev[b] - self._rest_xy[b], u)
             at = self._rest_xy[b].copy()
@@ -664,21 +688,59 @@ class ContactFinder:
                 continue
             # struck again since it left (a hit found, or its turn seen)
             later = turned or self._struck[b] >= self._rest_frame[b]
-            self._rest_xy[b] = np.nan
-            self._body_hit[a] = self._body_hit[b] = self._struck[b] = frame
-            pair = self._pair(a, b)
-            # the hit finders see the start again: no second (unless it met the ball again
-            # since: B6 did, five frames on at 8402, four at 8111)
-            self._last_hit[pair] = hit_frame if later else frame
-            out.append(
-                TrackContact(
-                    t_hit, str(self.ids[a]), str(self.ids[b]), "piece-ball", hit_frame, speed
-                )
-            )
+            out.append(self._restarted(int(a), int(b), t_hit, hit_frame, speed, later))
         return out
 
+    def _crept(self, b: int, speed: float) -> TrackContact | None:
+        """The ball ``b`` seen now and a frame ago rolling on too slowly to time (friction
+        slowed it since), at least ``_WOKE_MM`` from where it rested, out of hiding (unseen the
+        frame before it was first seen away): it left that place unseen, and the piece whose
+        path passed it then struck it (:meth:`_path_striker`,
+        from the leg into its last sighting there: a slow push moves it less than its rest's
+        1.5 mm in its frame). None if no piece did."""
+        gone = self._xy[-1][b] - self._rest_xy[b]
+        size = float(np.hypot(*gone))
+        if not (self._seen[-1][b] and self._seen[-2][b]) or size < _WOKE_MM:
+            return None
+        away = int(self._away_frame[b])
+        if away < 0 or not self._came_out(b, away):
+            return None  # (seen leaving: the hit finders' own)
+        t_now, dt = self._t[-1], self._t[-1] - self._t[-2]
+        # creeping on along its way from the rest (not at rest elsewhere: a track back on the
+        # ball after a false one, a ball a hand carried; mesa-posta's ten minutes, seed 46,
+        # frame 11860, and gaucha's, seed 47, frame 9176), and no faster on the mean since the
+        # rest than the felt slows to its speed now
+        step = self._xy[-1][b] - self._xy[-2][b]
+        s = float(np.hypot(*step))
+        if s < _CREEP_STEP_MM or float(step @ gone) < _CREEP_COS * s * size or dt <= 0:
+            return None
+        rest = self._rest_xy[b]
+        there = [f for f, xy, _, _, sn in self._hist if sn[b] and np.hypot(*(xy[b] - rest)) < 1.5]
+        if not there:
+            return None
+        since = max((self._frames[-1] - there[-1]) * dt, dt)  # (last seen there)
+        if size / since > _FELT_SLOWS * s / dt:
+            return None
+        at = self._rest_xy[b].copy()
+        a, t_hit, hit_frame = self._path_striker(b, at, gone / size, t_now, dt, lead=1)
+        return None if a < 0 else self._restarted(a, b, t_hit, hit_frame, speed, True)
+
+    def _restarted(
+        self, a: int, b: int, t_hit: float, hit_frame: int, speed: float, later: bool
+    ) -> TrackContact:
+        """Piece ``a``'s hit on the ball ``b``, found from its start (:meth:`_restarts`):
+        its rest forgotten, both marked hit now. ``later``: it was struck again since."""
+        frame = self._frames[-1]
+        self._rest_xy[b] = np.nan
+        self._body_hit[a] = self._body_hit[b] = self._struck[b] = frame
+        # the hit finders see the start again: no second (unless it met the ball again since:
+        # B6 did, five frames on at 8402, four at 8111)
+        self._last_hit[self._pair(a, b)] = hit_frame if later else frame
+        a_id, b_id = str(self.ids[a]), str(self.ids[b])
+        return TrackContact(t_hit, a_id, b_id, "piece-ball", hit_frame, speed)
+
     def _path_striker(
-        self, b: int, at: FloatArray, u: FloatArray, t_now: float, dt: float
+        self, b: int, at: FloatArray, u: FloatArray, t_now: float, dt: float, lead: int = 0
     ) -> tuple[int, float, int]:
         """The piece whose known path (straight between its known places) first came within
         the touch tolerance of ``at`` (body ``b`` resting there, left along direction ``u``)
@@ -686,7 +748,9 @@ class ContactFinder:
         last seen resting there; and when (the time, and the frame at or after it). On a leg
         from where the piece was frozen (a straight guess at an unseen path) the nearest
         approach within the striker gap will do; ``(-1, nan, -1)`` if no piece's path passed
-        so. A piece seen at one place all along struck nothing. A leg
+        so. ``lead``: legs from that many frames before it was last seen there too (a slow
+        push moves it less than its rest's 1.5 mm in its frame). A piece seen at one place all
+        along struck nothing. A leg
         from a place the piece was frozen at (under its coach's hand) is untimed: the hit is
         put just after the ball was last seen resting."""
         frame_now = self._frames[-1]
@@ -696,7 +760,7 @@ class ContactFinder:
         if not there:  # last seen resting before the frames kept: too long ago to tell
             return -1, float("nan"), -1
         f_rest = there[-1]
-        rows = [h for h in self._hist if h[0] >= f_rest]
+        rows = [h for h in self._hist if h[0] >= f_rest - lead]
         best, best_key = (-1, float("nan"), -1), (np.inf, np.inf)
         f_sub = (np.arange(_SUB) + 1.0) / _SUB
         # (buttons: a goalkeeper is moved by its coach's hand, never flicked into anything,
