@@ -72,6 +72,10 @@ __all__ = ["DECIDABLE", "EngineOptions", "RuleEngine"]
 _TURNS_BALL = ("ball-post", "ball-rail")
 #: How far a flicked piece seen a frame late may have moved on from the ball it struck.
 _FLICK_REACH_MM = 40.0
+# A held foul waits this long at most for the ball unseen beside its offender at the hit (its
+# touch is read once the ball is seen again on two frames), and "beside" is within this gap.
+_HIDDEN_BALL_HOLD_S = 0.5
+_BESIDE_MM = 10.0
 DECIDABLE = ("goal", "ball_out", "foul", "offside", "goalkeeper_ball", "touch_limit")
 
 
@@ -146,7 +150,7 @@ class RuleEngine(BallCalls):
             self._fps = 1.0 / (cur.t_s - prev.t_s)
         sink = EventSink(cur.frame, cur.t_s)
         if self._held_foul is not None:
-            self._settle_foul(rows, sink)
+            self._settle_foul(rows, sink, (prev, cur))
         if gap:  # what came before the gap explains nothing after it
             self._prev2, self._prev_rows = None, []
             self._older_rows.clear()
@@ -771,11 +775,17 @@ class RuleEngine(BallCalls):
             if isinstance(self.turns, TouchCount):
                 self.turns.note_displacement(lance)
 
-    def _settle_foul(self, rows: list[Row], sink: EventSink) -> None:
+    def _settle_foul(
+        self, rows: list[Row], sink: EventSink, now: tuple[FrameState, FrameState] | None = None
+    ) -> None:
         """Call the held foul (stamped with its own frame) unless its offender touched the
         ball within ``order_doubt_s`` after the hit, in its frame or in ``rows`` (the next
         frame's, where a touch reported late lands), the ball was seen set going with no touch
-        by then, or play stopped meanwhile."""
+        by then, or play stopped meanwhile. While the ball, beside the offender at the hit, is
+        unseen in either of the frames ``now`` (the last and this one), it is held on: its
+        touch is found once the ball is seen again (mesa-posta's ten minutes, seed 46, frame
+        16385: A11 pushed the ball on the goal line as it struck the goalkeeper, the ball under
+        the crossbar ten frames; the foul called, the goal lost)."""
         held, self._held_foul = self._held_foul, None
         assert held is not None
         doubt = self.options.order_doubt_s
@@ -789,11 +799,35 @@ class RuleEngine(BallCalls):
             # started; a flick from under a hand whose track was frozen): the flicked piece
             # may have reached it first, as for a hit seen after that (_foul_check)
             return
+        if now is not None and self._ball_unseen_beside(held, *now):
+            self._held_foul = held
+            return
         own = EventSink(held.cur.frame, held.cur.t_s)
         self._foul(
             held.lance, held.offender, held.victim, held.t, held.prev, held.cur, own, held.chained
         )
         sink.events += own.events
+
+    @staticmethod
+    def _ball_unseen_beside(held: HeldFoul, prev: FrameState, cur: FrameState) -> bool:
+        """Whether the ball, within ``_BESIDE_MM`` of the held foul's offender at the hit, is
+        unseen in ``prev`` or ``cur``, within ``_HIDDEN_BALL_HOLD_S`` of the hit."""
+        if cur.t_s - held.t > _HIDDEN_BALL_HOLD_S:
+            return False
+        unseen = False
+        for st in (prev, cur):
+            if len(st.seen) == len(st.pieces.ids):
+                unseen |= not bool(st.seen[np.flatnonzero(st.pieces.kind == "ball")[0]])
+        if not unseen:
+            return False
+        at = held.cur.pieces
+        ids = [str(x) for x in at.ids]
+        if held.offender not in ids:
+            return False
+        o, bi = ids.index(held.offender), int(np.flatnonzero(at.kind == "ball")[0])
+        gap = float(np.hypot(*(at.xy_mm[o] - at.xy_mm[bi])))
+        gap -= float(at.size_mm[o].max()) / 2.0 + float(at.size_mm[bi, 0]) / 2.0
+        return gap <= _BESIDE_MM
 
     def _frames_about(
         self, t: float, prev: FrameState, cur: FrameState

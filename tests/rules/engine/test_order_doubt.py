@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 
+import numpy as np
 import pytest
 
 from rules.engine.state import Contacts
@@ -23,7 +24,12 @@ from tests.rules.engine.situations import find, run
 FPS = 30.0
 
 
-def _hit_and_touch(touch_dt_s: float | None, touch_late: int = 0) -> Script:
+def _hit_and_touch(
+    touch_dt_s: float | None,
+    touch_late: int = 0,
+    ball_xy: tuple[float, float] = (62.0, 36.0),
+    ball_to: tuple[float, float] | None = (70.0, 90.0),
+) -> Script:
     """A7 flicked at step 1 meets B5 at step 3 (t = frame 5's interval) and, ``touch_dt_s``
     after that hit, the ball resting beside B5 (None: never); the touch reported
     ``touch_late`` frames after its own frame."""
@@ -32,14 +38,17 @@ def _hit_and_touch(touch_dt_s: float | None, touch_late: int = 0) -> Script:
             [
                 ("A7", "A", "button", 0.0, 0.0),
                 ("B5", "B", "button", 64.0, 0.0),
-                ("ball", "", "ball", 62.0, 36.0),
+                ("ball", "", "ball", *ball_xy),
             ]
         ),
         fps=FPS,
         hands=True,
     )
     s.rest(3)
-    s.move({"A7": (0, 3, (6.0, 0.0)), "B5": (3, 8, (110.0, 0.0)), "ball": (3, 8, (70.0, 90.0))})
+    motions = {"A7": (0, 3, (6.0, 0.0)), "B5": (3, 8, (110.0, 0.0))}
+    if ball_to is not None:  # (None: it stays)
+        motions["ball"] = (3, 8, ball_to)
+    s.move(motions)
     s.rest(6)
     hit_frame = 5
     t_hit = (hit_frame - 0.3) / FPS
@@ -140,3 +149,40 @@ def test_the_cameras_doubt_splits_the_closest_orders_measured(
         lag_frames=TRACKED_OPTIONS.lag_frames,
     )
     assert len(find(events, "foul", team="A", piece="A7", victim="B5")) == fouls
+
+
+@pytest.mark.parametrize(
+    ("touch", "ball_xy", "unseen", "fouls"),
+    [
+        (True, (25.0, 38.0), True, 0),  # its touch found when the ball is seen again: no foul
+        (False, (25.0, 38.0), True, 1),  # seen again where it rested: the foul, at its frame
+        (True, (25.0, 38.0), False, 1),  # the ball seen all along: a touch 8 frames late is not
+        (True, (25.0, 58.0), True, 1),  # ... nor one 28 mm off the offender at the hit
+    ],
+)
+def test_a_foul_waits_for_the_ball_unseen_beside_its_offender(
+    touch: bool, ball_xy: tuple[float, float], unseen: bool, fouls: int
+) -> None:
+    # mesa-posta's ten minutes, seed 46, frame 16385: A11 pushed the ball on the goal line as
+    # it struck the goalkeeper; the ball under the crossbar ten frames, its touch found when it
+    # was seen again rolling on into the goal. The foul waits while the ball, beside the
+    # offender at the hit, is unseen (0.5 s at most): its touch may yet be found.
+    from monitor.analyze import TRACKED_OPTIONS
+
+    to = (70.0, 90.0) if touch else None
+    s = _hit_and_touch(-0.004 if touch else None, touch_late=8, ball_xy=ball_xy, ball_to=to)
+    bi = s.index("ball")
+    for k in range(5, 13):  # unseen from the hit's frame until 8 frames on
+        seen = np.ones(len(s.frames[k].pieces.ids), bool)
+        seen[bi] = not unseen
+        s.frames[k] = dataclasses.replace(s.frames[k], seen=seen)
+    events = run(
+        "brasileira",
+        s,
+        order_doubt_s=TRACKED_OPTIONS.order_doubt_s,
+        lag_frames=TRACKED_OPTIONS.lag_frames,
+    )
+    found = find(events, "foul", team="A", piece="A7", victim="B5")
+    assert len(found) == fouls
+    if fouls:
+        assert found[0]["frame"] == 5
