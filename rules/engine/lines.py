@@ -245,7 +245,10 @@ class LineJudge:
         bi = cur.ball_index
         if not cur.present[bi]:
             return None
-        coasting = bool(cur.moving[bi]) and not cur.seen[bi]
+        # unseen, moving or held at rest where it was last seen (a slow push read as no start
+        # before it went under a crossbar: mesa-posta's ten minutes, seed 46, frame 16388, a
+        # goal called when it was seen again 20 mm in, seven frames late)
+        coasting = not cur.seen[bi]
         was_coasting = self._coasting
         self._coasting = self._coasting + 1 if coasting else 0
         if coasting and not was_coasting:

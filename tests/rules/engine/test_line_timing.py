@@ -124,6 +124,35 @@ def test_a_goal_unseen_since_it_went_in_is_dated_when_it_went_in(
     assert np.isfinite(goal["margin_mm"])
 
 
+@pytest.mark.parametrize("options", [{}, NOISY], ids=["exact", "noisy"])
+@pytest.mark.parametrize("seen_again_x", [1030.0, 1060.0])
+def test_a_goal_unseen_while_held_at_rest_is_dated_when_it_went_in(
+    seen_again_x: float, options: dict[str, float]
+) -> None:
+    """Mesa-posta's ten minutes, seed 46, frame 16388: a slow push on the goal line, read as
+    no start; the ball went under the crossbar and the tracker held it where it was last seen,
+    at rest, for nine frames, then saw it 20 mm in. The goal, called then, was seven frames
+    late: a ball unseen at rest is dated from its last sighting as a coasting one is."""
+    s = _shot_unseen_in_goal(990.0)
+    bi = s.index("ball")
+    went_in = next(f.frame for f in s.frames if f.pieces.xy_mm[bi, 0] > 1005.0)
+    held = None
+    for i, f in enumerate(s.frames):
+        x = f.pieces.xy_mm[bi, 0]
+        if f.seen[bi] or x >= seen_again_x:
+            seen = f.seen.copy()
+            seen[bi] = True
+            s.frames[i] = replace(f, seen=seen)
+            held = f.pieces.xy_mm[bi].copy()
+            continue
+        xy, v, moving = f.pieces.xy_mm.copy(), f.v_mm_s.copy(), f.moving.copy()
+        xy[bi], v[bi], moving[bi] = held, 0.0, False  # held where last seen, at rest
+        s.frames[i] = replace(f, pieces=replace(f.pieces, xy_mm=xy), v_mm_s=v, moving=moving)
+    events = run("brasileira", s, **options)
+    (goal,) = find(events, "goal", "A", "A9")
+    assert abs(goal["frame"] - went_in) <= 1, (goal["frame"], went_in)
+
+
 def _creeping_out(stop_y: float) -> Script:
     """The ball creeping over the far touchline at ~0.5 mm a frame (wholly past at y = 705),
     coming to rest at ``stop_y``: a call on the rest's mean, sure only a few frames on."""
