@@ -244,7 +244,23 @@ class Referee:
                 sign = self.attack_sign(lance_team)
                 self._offside_line = (sign * line_x, sign, max(margins, key=lambda k: margins[k]))
         rail = False
+        # Where the ball was wholly out before a piece touched it in this frame (its way from
+        # the last frame, while nothing else had touched it): out then, and that touch is not
+        # the last before the out (mesa-posta's ten minutes, seed 46, frame 15234: the ball
+        # 6.7 mm wholly past the touchline when it struck B3 standing on it; the throw-in given
+        # against B3). 000 REGRA 9 A: out once wholly past the line.
+        out_at: NDArray[np.float64] | None = None
+        path_known = self._prev is not None
         for c in sorted(ft.contacts, key=lambda c: c.t):
+            if c.kind == "piece-ball" and self.in_play and path_known and out_at is None:
+                out_at = self._out_before(ft, bi, c.t)
+            if c.kind != "piece-piece":
+                path_known = False  # (the ball's way changed, or may have)
+            if c.kind == "piece-ball" and out_at is not None:
+                if not same_touch(self._ball_contact_t, c.a, c.t, TOUCH_MERGE_S):
+                    team = self._team.get(c.a)
+                    out.append(event(ft, "touch", team, c.a, impulse=round(c.impulse, 2)))
+                continue
             if c.kind == "piece-ball":
                 # a ball bouncing on the piece again within TOUCH_MERGE_S: the same touch, but
                 # the piece is the last on the ball again (squeezed between two: B6, A5, B6
@@ -293,7 +309,10 @@ class Referee:
         if self.in_play and self._offside_line is not None:
             out.extend(self._passed_last_defender(ft, bi))
         if self.in_play:
-            out.extend(self._lines(ft, bi, rail))
+            calls = self._lines(ft, bi, rail)
+            if not calls and out_at is not None:
+                calls = self._lines(ft, bi, rail, at=out_at)
+            out.extend(calls)
         xy_b, r_b = p.xy_mm[bi], float(p.size_mm[bi, 0]) / 2.0
         out_margin = ball_out_margin(xy_b, r_b, self.field, self._touching_touchline)[0][0]
         self._ball_out_before = float(out_margin) > 0.0
@@ -356,7 +375,30 @@ class Referee:
             restart="penalty" if inside else "free_kick",
         )
 
-    def _lines(self, ft: FrameTruth, bi: int, touched_rail: bool) -> list[dict[str, Any]]:
+    def _out_before(self, ft: FrameTruth, bi: int, t: float) -> NDArray[np.float64] | None:
+        """The ball's place at time ``t`` of this frame, on its way from the last frame, if
+        it was out there (as :meth:`_lines` judges an out, its rails aside) and in at the last
+        frame; else None. Not a ball put down since (a restart): its way is no way."""
+        assert self._prev is not None
+        prev = self._prev
+        x0, v0 = prev.pieces.xy_mm[bi], prev.vel_mm_s[bi]
+        r = float(prev.pieces.size_mm[bi, 0]) / 2.0
+        step = float(np.hypot(*(ft.pieces.xy_mm[bi] - x0)))
+        if step > 1.5 * float(np.hypot(*v0)) * (ft.t - prev.t) + 5.0:
+            return None
+        if float(ball_out_margin(x0, r, self.field, self._touching_touchline)[0][0]) > 0.0:
+            return None
+        xy = np.asarray(x0 + v0 * (t - prev.t), dtype=np.float64)
+        margin = float(ball_out_margin(xy, r, self.field, self._touching_touchline)[0][0])
+        return xy if margin > 0.0 else None
+
+    def _lines(
+        self,
+        ft: FrameTruth,
+        bi: int,
+        touched_rail: bool,
+        at: NDArray[np.float64] | None = None,
+    ) -> list[dict[str, Any]]:
         """A goal or an out, judged by :mod:`geometry.lines` exactly as the rules engine does.
 
         Goal (000 REGRA 10): the ball wholly past the goal line and within the posts
@@ -367,7 +409,7 @@ class Referee:
         line, and the net's ends behind the posts can be touched from the field.
         """
         p = ft.pieces
-        xy = p.xy_mm[bi]
+        xy = p.xy_mm[bi] if at is None else at
         x, y = float(xy[0]), float(xy[1])
         r = float(p.size_mm[bi, 0]) / 2.0
         side = "right" if x > 0 else "left"

@@ -236,6 +236,52 @@ def test_the_last_piece_on_a_squeezed_ball_takes_the_blame(
     assert out[0]["team"] == throw_in_to
 
 
+def _rolling(
+    k: int, ball_xy: tuple[float, float], contacts: tuple[Contact, ...] = ()
+) -> FrameTruth:
+    """Frame ``k`` (30 frames/s): A7 far off, B7 on the near touchline at x 40, the ball
+    at ``ball_xy`` rolling toward that line at 900 mm/s."""
+    f = _frame([(-500.0, 0.0), (40.0, -709.0), ball_xy], contacts)
+    v = np.array([[0.0, 0.0], [0.0, 0.0], [0.0, -900.0]])
+    return FrameTruth(k, k / 30.0, f.pieces, v, f.moving, contacts=contacts)
+
+
+@pytest.mark.parametrize(
+    ("touch_at", "ball_after", "last", "throw_in_to"),
+    [
+        (0.8, (0.0, -712.0), "A7", "B"),  # wholly out (y < -705) at 0.56 of the frame: dead
+        (0.8, (0.0, -695.0), "A7", "B"),  # ... and out, though B7 sent it back in by the end
+        (0.3, (0.0, -712.0), "B7", "A"),  # failure row: B7 touched it in the field
+    ],
+)
+def test_a_touch_after_the_ball_was_wholly_out_is_not_its_last(
+    touch_at: float, ball_after: tuple[float, float], last: str, throw_in_to: str
+) -> None:
+    # mesa-posta's ten minutes, seed 46, frame 15234: the ball 6.7 mm wholly past the touchline
+    # when it struck B3 standing on it; judged at the frame, the throw-in went against B3.
+    # 000 REGRA 9 A: out once wholly past the line; what touches it then meets a dead ball
+    # (rules.engine's LineJudge: the same, tests/rules/engine/test_line_timing.py).
+    ref = Referee(TABLE)
+    ref.last_touch = "A7"
+    ref.update(_rolling(0, (0.0, -690.0)))
+    touch = (Contact(touch_at / 30.0, "B7", "ball", "piece-ball"),)
+    ev = ref.update(_rolling(1, ball_after, touch))
+    assert [e["piece"] for e in ev if e["type"] == "touch"] == ["B7"]
+    out = [e for e in ev if e["type"] == "ball_out"]
+    assert len(out) == 1 and out[0]["evidence"]["restart"] == "throw_in"
+    assert (out[0]["piece"], out[0]["team"]) == (last, throw_in_to)
+
+
+def test_a_ball_put_down_since_the_last_frame_has_no_way_to_be_out_on() -> None:
+    # a restart's ball placed between frames: its last frame's place and velocity say nothing
+    ref = Referee(TABLE)
+    ref.last_touch = "A7"
+    ref.update(_rolling(0, (300.0, -690.0)))  # (900 mm/s would take it out in this frame)
+    touch = (Contact(0.8 / 30.0, "B7", "ball", "piece-ball"),)
+    ev = ref.update(_rolling(1, (0.0, 200.0), touch))  # 350 mm away: put down elsewhere
+    assert [e for e in ev if e["type"] == "ball_out"] == []
+
+
 def test_net_touch_is_no_call() -> None:
     # The net's ends behind the posts can be touched from the field, and from inside the goal
     # the ball is still crossing the line: neither is an out (only a rail touch is).
