@@ -912,8 +912,6 @@ class ContactFinder:
                 # its own start unseen too: struck by a piece whose known path (frozen places
                 # and sightings, straight between them) passed its place from behind
                 a = self._striker(int(b), rest, u, hit_frame, moved_mm=_WOKE_MM)
-            if a < 0 and not pressed:
-                a = self._glancing_striker(int(b), rest, u, away)
             if a < 0:
                 continue
             out.append(self._struck_hidden(int(a), int(b), frame, t_ref - back, hit_frame, speed))
@@ -1248,41 +1246,6 @@ class ContactFinder:
                 continue
             if gap < best_gap:
                 best, best_gap = a, gap
-        return best
-
-    def _glancing_striker(self, b: int, rest: FloatArray, u: FloatArray, away: int) -> int:
-        """The piece frozen under a hand when piece ``b`` left ``rest`` (along ``u``), seen
-        again now far from where it froze, that struck ``b`` on its way and glanced off: from
-        where it froze it went into ``b`` (within 60 degrees of ``u``, the line of centres at
-        the hit) and came out along what a hit leaves of its way, the part across that line
-        (within 32 degrees). A straight path from where it froze to where it is seen misses
-        ``b`` (brasileira's ten minutes, seed 49, frame 6930: A11 flicked from under its
-        coach's hand 230 mm into B11 at rest, seen turned 290 mm off three frames later; B11's
-        start read as B's own lance, A11's foul lost). -1 if none; the best matched way out."""
-        frozen_at: dict[int, FloatArray] = {}
-        for f, xy, kn, _, seen in self._hist[:-1]:
-            if away - 2 <= f <= away:
-                for q in np.flatnonzero(kn & ~seen):
-                    frozen_at[int(q)] = xy[q]
-        _, xy_now, _, ok_now, _ = self._hist[-1]
-        best, best_cos = -1, _BOUNCE_REFLECTS
-        for a, at in frozen_at.items():
-            if a == b or self.kind[a] != "button" or not ok_now[a]:
-                continue
-            hit = rest - u * (self.r_out[a] + self.r_out[b])  # its centre at the hit
-            d_in, d_out = hit - at, xy_now[a] - hit
-            n_in, n_out = float(np.hypot(*d_in)), float(np.hypot(*d_out))
-            if n_in < _WOKE_MM or n_out < _WOKE_MM or np.hypot(*(xy_now[a] - at)) < _WOKE_MM:
-                continue
-            w_in = d_in / n_in
-            if float(w_in @ u) < _KICK_AGREES:
-                continue  # not into it along the line of centres
-            across = w_in - float(w_in @ u) * u
-            if float(np.hypot(*across)) < 0.2:
-                continue  # head on: it stops, or follows; no way out to read
-            cos = float(d_out @ across) / (n_out * float(np.hypot(*across)))
-            if cos > best_cos:
-                best, best_cos = a, cos
         return best
 
     def _striker(
