@@ -102,6 +102,7 @@ _WAY_MM = 3.0  # ... and at least this long (ten times a ball's noise)
 _STRUCK_ON_MM = 5.0  # a button's step this long in a frame from rest: set going (150 mm/s)
 _CREEP_STEP_MM = 0.5  # a ball's step this long in a frame (five times its noise): creeping on
 _FELT_SLOWS = 3.0  # a ball unseen goes no faster on the mean than this times its speed after
+_PUSHED_MM = 1.0  # a resting button's step this long in a frame, away from the ball: pushed
 _STEP_BACK_MM = 1.0  # a piece set going steps back no further over a frame (fits' noise)
 # A ball too slow for the tracker's moving state (under 60 mm/s) still shows its way to its
 # fits (0.1-0.2 mm): steps of this length a frame, on one line (cosine), are a ball creeping;
@@ -1778,6 +1779,28 @@ class ContactFinder:
         hit = ((gap1 > self.tol_mm) | approach | both_start) & ((dv > need) | turned) & fast
         hit |= stopped_against
         hit |= creep_start
+        # ... or a button at rest beside the moving ball pushed on by it: set creeping away from
+        # it along their line and going on so, a millimetre a frame at least (ten times its
+        # fits' noise at rest); the ball's change, squeezed past it, under its bar (brasileira's
+        # ten minutes, seed 49, frame 231: the ball between B7 coming on and B11 at rest 2 mm
+        # off; B11 pushed 2.4 mm, then 2.7, its touch lost)
+        from_ball = n1 * np.where(self.kind[i] == "ball", 1.0, -1.0)[:, None]
+        p_step, p_on = x2[p_now] - x1[p_now], x3[p_now] - x1[p_now]
+        s_step, s_on = np.hypot(*p_step.T), np.hypot(*p_on.T)
+        pushed = (
+            is_ball
+            & (self.kind[p_now] == "button")
+            & ~self._moving[0][p_now]  # (at rest: not a piece sliding on slowly beside it)
+            & ~self._moving[1][p_now]
+            & (np.hypot(*(x1[p_now] - x0[p_now]).T) < 0.5 * _PUSHED_MM)
+            & ~still[b_now]
+            & (s_step >= _PUSHED_MM)
+            & (s_on >= s_step)
+            & ((p_step * from_ball).sum(1) >= _CREEP_COS * s_step)
+            & ((p_on * from_ball).sum(1) >= _CREEP_COS * s_on)
+            & (np.minimum(gap1, gap2) <= self.tol_mm)
+        )
+        hit |= pushed
         # (timed by the ball's own start: it covered its step in the interval at the speed
         # it kept over the next)
         sb = np.hypot(*(x2[b_now] - x1[b_now]).T)
@@ -1799,9 +1822,11 @@ class ContactFinder:
             if way is not None:
                 into = float(way @ n2[m]) * (1.0 if self.kind[i[m]] == "ball" else -1.0)
                 hit[m] = into >= _HEAD_ON * float(np.hypot(*way))
-        hit &= has_pre | has_post | both_start | creep_start  # (touching all along: none closes)
+        hit &= (
+            has_pre | has_post | both_start | creep_start | pushed
+        )  # (touching all along: none closes)
         # (its stop, or its slow start, is this interval's: nothing follows)
-        hit &= ~late | stopped_against | creep_start
+        hit &= ~late | stopped_against | creep_start | pushed
         # after a hit the bodies part (restitution >= 0): still closing, they meet later;
         # unless the ball is touching a third piece by then, whose hit its velocity after
         # holds too (nacional's ten minutes, seed 35, frame 14704: B5 kicked the ball into B11
@@ -1816,7 +1841,7 @@ class ContactFinder:
         # coming to rest beside a ball that stays where it was did not touch it
         ball = np.where(self.kind[i] == "ball", i, np.where(self.kind[j] == "ball", j, -1))
         kick = np.hypot(*(v_post[ball] - v_pre[ball]).T)
-        hit &= (ball < 0) | (kick >= need / 2.0) | stopped_against | creep_start
+        hit &= (ball < 0) | (kick >= need / 2.0) | stopped_against | creep_start | pushed
         # ... and a button struck from rest is set going (the impulse's share it takes is the
         # striker's mass over both: a quarter for a piece three times as heavy, or pressed
         # against two more): a piece set down beside a resting one by its coach's hand, a
