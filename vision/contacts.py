@@ -42,6 +42,12 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.contact_kinematics import REST_MM_S as _REST_MM_S
+from vision.contact_kinematics import change_time as _change_time
+from vision.contact_kinematics import from_rest as _from_rest
+from vision.contact_kinematics import rest_limit as _rest_limit
+from vision.contact_kinematics import split_kick as _split_kick
+from vision.contact_kinematics import touch_time as _touch_time
 from vision.grazes import find_ball_grazes, find_grazes
 
 __all__ = ["ContactFinder", "TrackContact"]
@@ -50,7 +56,6 @@ FloatArray = NDArray[np.float64]
 BoolArray = NDArray[np.bool_]
 _SUB = 16  # sub-steps per frame interval when searching the touch time
 _JUMP_SLACK_MM = 10.0  # detection noise and a frame's timing on top of the top speed's reach
-_REST_MM_S = 60.0  # slower than this over (k-2, k-1]: at rest (the tracker's moving_on speed)
 _STILL_MM = 3.0  # seen within this of one place over four frames: a piece that struck nothing
 _PUT_MM = 20.0  # a step this long off a place guessed 2 frames, then still: put there by a hand
 # frames of known positions kept to find who struck a ball seen only once away, or seen
@@ -109,7 +114,6 @@ _STEP_BACK_MM = 1.0  # a piece set going steps back no further over a frame (fit
 # set going from rest, it must have left by this much over two frames (8 times the noise of a
 # difference of two fits)
 _CREEP_MM, _CREEP_COS, _CREEP_START_MM = 0.5, 0.7, 1.2
-_SPLIT_SIN = 0.3  # two lines of centres at least 17 degrees apart: a kick is split between them
 _SECOND_SHARE = 0.3  # a second piece's share of the ball's change at least this (of its size)
 _CROWD_MM = 3.0  # a third body's edge this near the ball: it may have met it too
 # a graze that left the struck button where it was is read over this many frames
@@ -1928,68 +1932,3 @@ class ContactFinder:
         self._struck[j[hit & ~(ball_i & still_before[i] & ~still_before[j]) & ~gone[j]]] = frame
         out.sort(key=lambda c: c.t)
         return out
-
-
-def _split_kick(kick: FloatArray, u_p: FloatArray, u_q: FloatArray) -> tuple[float, float]:
-    """The ball's change ``kick`` (2,) as ``a u_p + c u_q`` (two unit lines of centres, from
-    each piece to the ball); ``(nan, nan)`` where the two lines are too near parallel to tell
-    apart."""
-    det = float(u_p[0] * u_q[1] - u_p[1] * u_q[0])
-    if abs(det) < _SPLIT_SIN:
-        return float("nan"), float("nan")
-    a = float(kick[0] * u_q[1] - kick[1] * u_q[0]) / det
-    c = float(u_p[0] * kick[1] - u_p[1] * kick[0]) / det
-    return a, c
-
-
-def _from_rest(rel: FloatArray, u: FloatArray) -> float | None:
-    """How far along its line (unit ``u``) a ball is from its resting place (``rel``: where
-    it is seen, less that place), or None if it did not come from there: behind it, or off
-    the line by more than 10 mm or 0.15 of the way."""
-    along = float(rel @ u)
-    side = abs(float(rel[0] * u[1] - rel[1] * u[0]))
-    return None if along <= 0.0 or side > max(10.0, 0.15 * along) else along
-
-
-def _change_time(
-    step: FloatArray, v_pre: FloatArray, v_post: FloatArray, span: float
-) -> tuple[FloatArray, FloatArray]:
-    """When in ``[0, span]`` a body going from ``v_pre`` to ``v_post`` changed velocity to
-    cover ``step`` (P, 2), least squares; and the weight ``|v_post - v_pre|^2``."""
-    dv = v_pre - v_post
-    w = (dv * dv).sum(axis=1)
-    tau = ((step - v_post * span) * dv).sum(axis=1) / np.maximum(w, 1e-12)
-    return np.clip(tau, 0.0, span), w
-
-
-def _rest_limit(step: FloatArray, v_pre: FloatArray, v_post: FloatArray, span: float) -> FloatArray:
-    """(P,) how far back in time (at most ``span``) each body can be traced from frame ``k`` at
-    ``v_post``: a body at rest at frame ``k-1`` (``|v_pre|`` below ``_REST_MM_S``) only back to
-    where it rested, the time ``v_post`` needs to cover ``step`` (``x[k] - x[k-1]``)."""
-    v2 = (v_post * v_post).sum(axis=1)
-    need = (step * v_post).sum(axis=1) / np.maximum(v2, 1e-12)
-    rest = np.hypot(*v_pre.T) < _REST_MM_S
-    return np.where(rest, np.clip(need, 0.0, span), span)
-
-
-def _touch_time(gap: FloatArray, tol: float, span: float) -> tuple[FloatArray, BoolArray]:
-    """When the bodies touch along a sampled gap (S+1, P): found if the gap falls to ``tol``
-    (noise and the hit's own deflection), timed where it reaches 0, else at closest approach."""
-    _, has = _first_crossing(gap, tol, span)
-    t0, has0 = _first_crossing(gap, 0.0, span)
-    step = span / (gap.shape[0] - 1)
-    t_min = np.argmin(gap, axis=0) * step
-    return np.where(has0, t0, t_min), has
-
-
-def _first_crossing(gap: FloatArray, tol: float, span: float) -> tuple[FloatArray, BoolArray]:
-    """First sub-step time where ``gap`` (S+1, P) falls to ``tol``, linearly interpolated."""
-    below = gap <= tol
-    has = below.any(axis=0) & ~below[0]
-    first = np.argmax(below, axis=0)
-    k = np.maximum(first, 1)
-    cols = np.arange(gap.shape[1])
-    g0, g1 = gap[k - 1, cols], gap[k, cols]
-    f = np.clip((g0 - tol) / np.maximum(g0 - g1, 1e-9), 0.0, 1.0)
-    step = span / (gap.shape[0] - 1)
-    return (k - 1 + f) * step, has
