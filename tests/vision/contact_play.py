@@ -42,3 +42,29 @@ def play_two_and_ball(
         sig = np.where(seen, 0.3, np.inf)
         out += finder.push(frame, frame / FPS, xy * flip, seen, moving, np.ones(3, bool), seen, sig)
     return out
+
+
+def play_seen(
+    finder: ContactFinder,
+    paths: np.ndarray,
+    first: int,
+    moving_from: tuple[int, ...],
+    noise_mm: np.ndarray,
+    sigma_mm: np.ndarray,
+    rng: np.random.Generator,
+    mirror: bool,
+) -> list[TrackContact]:
+    """Contacts ``finder`` finds over ``paths`` (F, N, 2) from frame ``first``, every body seen
+    on every frame: each flagged moving from its frame in ``moving_from`` (the tracker's
+    flags), with ``noise_mm`` (N,) of noise drawn from ``rng``, measured to ``sigma_mm`` (N,),
+    mirrored (x negated) when ``mirror``."""
+    paths = paths + rng.normal(size=paths.shape) * np.asarray(noise_mm)[None, :, None]
+    if mirror:
+        paths[..., 0] *= -1.0
+    ok = np.ones(paths.shape[1], bool)
+    out: list[TrackContact] = []
+    for q in range(len(paths)):
+        frame = first + q
+        moving = np.array([frame >= f for f in moving_from])
+        out += finder.push(frame, frame / FPS, paths[q], ok, moving, ok, ok, sigma_mm)
+    return out

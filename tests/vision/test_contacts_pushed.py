@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.vision.contact_play import play_seen
 from vision.contacts import ContactFinder, TrackContact
 
 FPS = 30.0
@@ -48,16 +49,8 @@ def _play(b11: np.ndarray, mirror: bool, seed: int) -> list[TrackContact]:
         max_speed_mm_s=np.array([3500.0, 3500.0, 6000.0]),
     )
     paths = np.stack([np.array(_B7), b11, np.array(_BALL)], axis=1)
-    paths = paths + rng.normal(0.0, 0.05, paths.shape)
-    if mirror:
-        paths[..., 0] *= -1.0
-    ok, sig = np.ones(3, bool), np.array([0.3, 0.3, 0.1])
-    out: list[TrackContact] = []
-    for q in range(len(paths)):
-        frame = FIRST + q
-        moving = np.array([frame >= f for f in _MOVING_FROM])
-        out += finder.push(frame, frame / FPS, paths[q], ok, moving, ok, ok, sig)
-    return out
+    noise, sig = np.full(3, 0.05), np.array([0.3, 0.3, 0.1])
+    return play_seen(finder, paths, FIRST, _MOVING_FROM, noise, sig, rng, mirror)
 
 
 def _touches(hits: list[TrackContact], piece: str) -> list[TrackContact]:

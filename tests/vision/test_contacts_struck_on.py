@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.vision.contact_play import play_seen
 from vision.contacts import ContactFinder, TrackContact
 
 FPS = 30.0
@@ -43,16 +44,9 @@ def _play(a11: list, b2: list, mirror: bool, seed: int) -> list[TrackContact]:
     rng = np.random.default_rng(seed)
     finder = ContactFinder(IDS, KIND, SIZE, ANGLE, max_speed_mm_s=np.full(3, 3500.0))
     paths = np.stack([np.array(a11), np.array(b2), np.array([B1] * len(a11))], axis=1)
-    paths = paths + rng.normal(0.0, 0.2, paths.shape)
-    if mirror:
-        paths[..., 0] *= -1.0
-    out: list[TrackContact] = []
-    ok = np.ones(3, bool)
-    for q in range(len(paths)):
-        frame = FIRST + q
-        moving = np.array([frame >= f for f in _MOVING_FROM])
-        out += finder.push(frame, frame / FPS, paths[q], ok, moving, ok, ok, np.full(3, 0.3))
-    return out
+    return play_seen(
+        finder, paths, FIRST, _MOVING_FROM, np.full(3, 0.2), np.full(3, 0.3), rng, mirror
+    )
 
 
 @pytest.mark.parametrize("seed", range(6))

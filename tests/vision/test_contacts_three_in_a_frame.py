@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.vision.contact_play import play_seen
 from vision.contacts import ContactFinder, TrackContact
 
 FPS = 30.0
@@ -47,17 +48,8 @@ def _play(mirror: bool, seed: int) -> list[TrackContact]:
         max_speed_mm_s=np.array([3500.0] * 3 + [6000.0]),
     )
     paths = np.stack([np.array(p) for p in (_B11, _A7, _A3, _BALL)], axis=1)
-    noise = np.array([0.1, 0.1, 0.1, 0.05])[None, :, None]
-    paths = paths + rng.normal(0.0, 1.0, paths.shape) * noise
-    if mirror:
-        paths[..., 0] *= -1.0
-    ok, sig = np.ones(4, bool), np.array([0.3, 0.3, 0.3, 0.1])
-    out: list[TrackContact] = []
-    for q in range(len(paths)):
-        frame = FIRST + q
-        moving = np.array([frame >= f for f in _MOVING_FROM])
-        out += finder.push(frame, frame / FPS, paths[q], ok, moving, ok, ok, sig)
-    return out
+    noise, sig = np.array([0.1, 0.1, 0.1, 0.05]), np.array([0.3, 0.3, 0.3, 0.1])
+    return play_seen(finder, paths, FIRST, _MOVING_FROM, noise, sig, rng, mirror)
 
 
 @pytest.mark.parametrize("seed", range(6))
